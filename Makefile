@@ -1,0 +1,80 @@
+# dimred-compendium. `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# Python: the active environment (venv, conda, Binder) when there is one, otherwise a local
+# .venv bootstrapped from pyproject.toml, so a fresh clone needs no other step.
+ifneq ($(VIRTUAL_ENV)$(CONDA_PREFIX),)
+PYTHON ?= python
+ENV_STAMP :=
+else
+PYTHON ?= .venv/bin/python
+ENV_STAMP := .venv/.installed
+endif
+
+# Raw data: a local mirror is tried before the network (hashes are checked either way).
+ifneq ($(wildcard ../shared/data),)
+DIMRED_DATA_MIRROR ?= $(abspath ../shared/data)
+endif
+export DIMRED_DATA_MIRROR
+
+# QUICK=1: the notebooks' quick parameter set, written to build/quick/ (figures/ untouched).
+ifeq ($(QUICK),1)
+OUT := build/quick
+PM_PARAMS := -p quick True
+else
+OUT := .
+PM_PARAMS :=
+endif
+# Optional override of the random-forest runs per curve point (metrical importance).
+PM_PARAMS += $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
+
+PAPERS := metrical_importance
+LIB := $(shell find lib -name '*.py') pyproject.toml
+REPORTS := $(foreach p,$(PAPERS),$(OUT)/figures/$(p)/reproduction.csv)
+
+.PHONY: help figures $(PAPERS) data test bench lab lint clean env
+
+help: ## List the targets
+	@grep -hE '^[a-zA-Z_ -]+:.*## ' $(MAKEFILE_LIST) | \
+		awk -F':.*## ' '{printf "  \033[36m%-22s\033[0m %s\n", $$1, $$2}'
+	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n"
+
+env: $(ENV_STAMP) ## Create .venv from pyproject.toml (skipped inside an active environment)
+
+.venv/.installed: pyproject.toml
+	python3 -m venv .venv
+	.venv/bin/python -m pip install --quiet --upgrade pip
+	.venv/bin/python -m pip install --quiet -e '.[test]'
+	.venv/bin/python -m ipykernel install --sys-prefix --name python3 > /dev/null
+	touch $@
+
+data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then canonical URLs)
+	$(PYTHON) -c "from dimred.datasets import main; raise SystemExit(main(['fetch']))"
+
+figures: $(REPORTS) ## Rebuild every figure and table, then figures/REPRODUCTION.md
+	$(PYTHON) -m dimred.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
+
+metrical_importance: $(OUT)/figures/metrical_importance/reproduction.csv ## Metrical importance paper only
+
+# A paper reruns when its notebook, its published numbers, the data registry or lib/ changed.
+$(OUT)/figures/%/reproduction.csv: notebooks/%.ipynb $(LIB) data/registry.toml \
+		$(wildcard data/published/*/*) | $(ENV_STAMP) data
+	@mkdir -p $(OUT)/build
+	$(PYTHON) -m papermill --cwd notebooks notebooks/$*.ipynb $(OUT)/build/$*.ipynb \
+		-p output_dir $(abspath $(OUT)/figures/$*) $(PM_PARAMS)
+
+test: $(ENV_STAMP) ## Run the test suite (unit tests + every notebook in quick mode)
+	$(PYTHON) -m pytest
+
+bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
+	$(PYTHON) benchmarks/bench_metrical.py
+
+lint: $(ENV_STAMP) ## ruff check of lib/ and tests/
+	$(PYTHON) -m ruff check lib tests benchmarks
+
+lab: $(ENV_STAMP) ## Open the notebooks in JupyterLab
+	$(PYTHON) -m jupyter lab notebooks
+
+clean: ## Remove executed notebooks and quick outputs (build/)
+	rm -rf build

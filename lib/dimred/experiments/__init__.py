@@ -1,0 +1,1 @@
+"""Protocols of the compendium's papers: one module per paper."""

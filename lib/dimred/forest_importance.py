@@ -1,0 +1,174 @@
+"""Random-forest and Shapley feature importances, as Section 4 of the
+metrical-importance paper uses them for comparison.
+
+The paper takes them from R's ``randomForest`` (``importance=TRUE``) and
+``fastshap``; here they are computed on a scikit-learn random forest:
+
+- ``rf``: mean decrease in accuracy (MDA). Per tree, the out-of-bag (OOB)
+  samples of each class are predicted before and after permuting one feature
+  among the OOB samples; the decrease in class accuracy is averaged over trees
+  and divided by its standard error (``randomForest::importance`` with its
+  default ``scale=TRUE``), then averaged over classes.
+- ``sd``: the standard errors of the class-wise permutation importances
+  (``randomForest``'s ``importanceSD``), averaged over classes.
+- ``gini``: mean decrease in Gini impurity (unnormalised total decrease per
+  tree, averaged over trees, as ``MeanDecreaseGini``).
+- ``shapley``: mean absolute SHAP value (``shap.TreeExplainer``, exact for
+  trees, where the paper used Monte-Carlo ``fastshap``), averaged over classes.
+
+Categorical features enter the forest as integer level codes (scikit-learn
+forests have no categorical splits; R's forest splits on level subsets).
+"""
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.preprocessing import LabelEncoder
+from sklearn.utils import check_random_state
+
+__all__ = ["fit_forest", "forest_importances", "permutation_importances", "shapley_importance"]
+
+
+def fit_forest(X, y, n_estimators=500, random_state=None, n_jobs=None):
+    """Fit the forest the importances are read from (R's default 500 trees).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Numeric matrix (categorical features as level codes).
+    y : array-like of shape (n_samples,)
+    n_estimators : int, default=500
+    random_state : int, RandomState or None
+    n_jobs : int or None
+
+    Returns
+    -------
+    forest : RandomForestClassifier
+        Fitted on the label codes ``0..c-1``.
+    """
+    y_codes = LabelEncoder().fit_transform(y)
+    forest = RandomForestClassifier(
+        n_estimators=n_estimators, random_state=random_state, n_jobs=n_jobs
+    )
+    return forest.fit(X, y_codes)
+
+
+def permutation_importances(forest, X, y, random_state=None):
+    """Class-wise OOB permutation importances of every tree.
+
+    Parameters
+    ----------
+    forest : RandomForestClassifier
+        Fitted by :func:`fit_forest` on ``X, y``.
+    X : ndarray of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    random_state : int, RandomState or None
+        Seeds the permutations.
+
+    Returns
+    -------
+    decrease : ndarray of shape (n_trees, n_classes, n_features)
+        Decrease of the OOB accuracy on each class when a feature is permuted
+        (``nan`` where a tree has no OOB sample of a class).
+    """
+    rng = check_random_state(random_state)
+    y_codes = LabelEncoder().fit_transform(y)
+    n_classes = forest.n_classes_
+    n_trees, n_features = len(forest.estimators_), X.shape[1]
+    decrease = np.full((n_trees, n_classes, n_features), np.nan)
+    for t, (tree, in_bag) in enumerate(
+        zip(forest.estimators_, forest.estimators_samples_, strict=True)
+    ):
+        oob = np.setdiff1d(np.arange(X.shape[0]), in_bag)
+        X_oob, y_oob = X[oob], y_codes[oob]
+        per_class = np.bincount(y_oob, minlength=n_classes)
+        present = per_class > 0
+        base = _class_hits(tree.predict(X_oob), y_oob, n_classes)
+        for j in range(n_features):
+            X_perm = X_oob.copy()
+            X_perm[:, j] = rng.permutation(X_perm[:, j])
+            hits = _class_hits(tree.predict(X_perm), y_oob, n_classes)
+            decrease[t, present, j] = (base - hits)[present] / per_class[present]
+    return decrease
+
+
+def _class_hits(predicted, truth, n_classes):
+    """Number of correct predictions per class."""
+    correct = predicted.astype(np.intp) == truth
+    return np.bincount(truth[correct], minlength=n_classes)
+
+
+def shapley_importance(forest, X, n_jobs=None, chunk_size=256):
+    """Mean absolute SHAP value per feature, averaged over classes.
+
+    Parameters
+    ----------
+    forest : RandomForestClassifier
+    X : ndarray of shape (n_samples, n_features)
+        Rows to explain.
+    n_jobs : int or None
+        Row blocks are explained in parallel through joblib.
+    chunk_size : int
+
+    Returns
+    -------
+    importance : ndarray of shape (n_features,)
+    """
+    import shap
+
+    explainer = shap.TreeExplainer(forest)
+    blocks = [X[start : start + chunk_size] for start in range(0, X.shape[0], chunk_size)]
+    sums = Parallel(n_jobs=n_jobs)(delayed(_abs_shap_sum)(explainer, block) for block in blocks)
+    return np.sum(sums, axis=0) / X.shape[0]
+
+
+def _abs_shap_sum(explainer, block):
+    """Sum over rows of |SHAP|, averaged over classes, for one block."""
+    values = np.asarray(explainer.shap_values(block, check_additivity=False))
+    return np.abs(values).sum(axis=0).mean(axis=-1)
+
+
+def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, shap_rows=None):
+    """The four comparison importances of Section 4 from one forest.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Numeric matrix (categorical features as level codes).
+    y : array-like of shape (n_samples,)
+    n_estimators : int, default=500
+    random_state : int or None
+        Seeds the forest, the permutations and the SHAP row sample.
+    n_jobs : int or None
+    shap_rows : int or None
+        Explain a random subset of this many rows (all rows when ``None``).
+
+    Returns
+    -------
+    importances : DataFrame
+        Columns ``rf``, ``sd``, ``gini``, ``shapley``; one row per feature.
+    """
+    rng = check_random_state(random_state)
+    seed = rng.randint(np.iinfo(np.int32).max)
+    forest = fit_forest(X, y, n_estimators, seed, n_jobs)
+    decrease = permutation_importances(forest, X, y, rng)
+    mean = np.nanmean(decrease, axis=0)
+    counts = np.sum(~np.isnan(decrease), axis=0)
+    stderr = np.nanstd(decrease, axis=0) / np.sqrt(counts)
+    scaled = np.divide(mean, stderr, out=np.zeros_like(mean), where=stderr > 0)
+    gini = np.mean(
+        [tree.tree_.compute_feature_importances(normalize=False) for tree in forest.estimators_],
+        axis=0,
+    )
+    rows = np.arange(X.shape[0])
+    if shap_rows is not None and shap_rows < X.shape[0]:
+        rows = np.sort(rng.choice(rows, shap_rows, replace=False))
+    return pd.DataFrame(
+        {
+            "rf": scaled.mean(axis=0),
+            "sd": stderr.mean(axis=0),
+            "gini": gini,
+            "shapley": shapley_importance(forest, X[rows], n_jobs=n_jobs),
+        }
+    )

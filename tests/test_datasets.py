@@ -1,0 +1,382 @@
+"""Tests of the data layer: registry, verified fetching, loaders.
+
+No network is used beyond a throw-away HTTP server on 127.0.0.1.
+"""
+
+import functools
+import hashlib
+import http.server
+import pickle
+import threading
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dimred import datasets as ds
+from dimred.datasets import DataDownloadError, DataIntegrityError, DataIntegrityWarning
+from dimred.paths import cache_dir
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ------------------------------------------------------------------------------ fixtures
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files, quiet, recording every requested path."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        self.server.requests.append(self.path)
+        super().do_GET()
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    """HTTP server on 127.0.0.1 serving ``root``; empty cache, no mirror."""
+    root = tmp_path / "www"
+    root.mkdir()
+    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    monkeypatch.setenv("DIMRED_DATA_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("DIMRED_DATA_MIRROR", raising=False)
+    handler = functools.partial(_Handler, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.requests = []
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    httpd.root = root
+    httpd.url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=5)
+
+
+A_BYTES = b"1 2 3\n4 5 6\n"
+B_BYTES = b"x;y\n1;no\n2;yes\n"
+C_BYTES = b"a member of the archive\n"
+
+
+def make_registry(url: str) -> ds.Registry:
+    """Synthetic registry: one direct file, two archive members (archive hash unknown)."""
+    return ds.Registry.from_dict(
+        {
+            "datasets": {
+                "toy": {
+                    "title": "Toy",
+                    "citation": "Nobody, 2024.",
+                    "license": "CC0",
+                    "homepage": "http://127.0.0.1/",
+                    "archives": {"pack": {"url": f"{url}/pack.zip"}},
+                    "files": [
+                        {"path": "sub/a.txt", "sha256": sha(A_BYTES), "url": f"{url}/a.txt"},
+                        {
+                            "path": "b.csv",
+                            "sha256": sha(B_BYTES),
+                            "archive": "pack",
+                            "member": "pack/b.csv",
+                        },
+                        {
+                            "path": "c.txt",
+                            "sha256": sha(C_BYTES),
+                            "archive": "pack",
+                            "member": "pack/c.txt",
+                        },
+                    ],
+                }
+            }
+        }
+    )
+
+
+@pytest.fixture
+def toy(server):
+    """The synthetic files on the server, and their registry."""
+    (server.root / "a.txt").write_bytes(A_BYTES)
+    with zipfile.ZipFile(server.root / "pack.zip", "w") as zf:
+        zf.writestr("pack/b.csv", B_BYTES)
+        zf.writestr("pack/c.txt", C_BYTES)
+    return make_registry(server.url)
+
+
+# ------------------------------------------------------------------------------ registry
+def test_registry_lists_every_mirrored_file(shared_data):
+    sums = {}
+    for line in (shared_data / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split(maxsplit=1)
+        sums[name] = digest
+    registry = ds.load_registry()
+    assert {entry.name: entry.sha256 for entry in registry.files()} == sums
+
+
+def test_registry_metadata_and_sources():
+    registry = ds.load_registry()
+    assert set(registry) == {
+        "statlog-australian",
+        "statlog-heart",
+        "bank-marketing",
+        "orca-ordinal",
+        "movielens-100k",
+        "usps-9298",
+        "umist-faces-32x32",
+    }
+    for name in registry:
+        meta = registry[name]
+        assert meta.title and meta.citation and meta.license and meta.homepage and meta.note
+        for entry in meta.files:
+            assert (entry.url is None) != (entry.archive is None)
+            assert (entry.url or entry.archive.url).startswith("https://")
+    assert registry["movielens-100k"].redistributable is False
+    car = registry.file("orca-ordinal", "car/train_car.0")
+    assert car.url.startswith("https://raw.githubusercontent.com/ayrna/orca-python/43ef67e")
+    udata = registry.file("movielens-100k", "u.data")
+    assert udata.member == "ml-100k/u.data" and udata.archive.sha256 is None
+
+
+def test_registry_rejects_malformed_entries():
+    base = {"title": "t", "citation": "c", "license": "l", "homepage": "h"}
+    bad_files = [
+        {"path": "a", "sha256": "0" * 64},  # neither url nor archive
+        {"path": "a", "sha256": "0" * 63, "url": "http://x/a"},  # bad hash
+        {"path": "../a", "sha256": "0" * 64, "url": "http://x/a"},  # escapes the folder
+        {"path": "a", "sha256": "0" * 64, "archive": "nope", "member": "a"},
+    ]
+    for item in bad_files:
+        with pytest.raises(ValueError, match="registry"):
+            ds.Registry.from_dict({"datasets": {"d": {**base, "files": [item]}}})
+    with pytest.raises(KeyError, match="unknown dataset"):
+        ds.load_registry()["nope"]
+
+
+# ------------------------------------------------------------------------------ fetching
+def test_download_direct_file(toy, server, tmp_path):
+    path = ds.fetch("toy", "sub/a.txt", toy)
+    assert path == tmp_path / "cache" / "toy" / "sub" / "a.txt"
+    assert path.read_bytes() == A_BYTES
+    assert ds.fetch("toy", "sub/a.txt", toy) == path  # served from the cache
+    assert server.requests == ["/a.txt"]
+
+
+def test_download_archive_members(toy, server):
+    assert ds.fetch("toy", "b.csv", toy).read_bytes() == B_BYTES
+    assert ds.fetch("toy", "c.txt", toy).read_bytes() == C_BYTES
+    assert server.requests == ["/pack.zip"]  # the archive is downloaded once
+
+
+def test_download_real_mirrored_file(server, shared_data):
+    (server.root / "heart.dat").write_bytes((shared_data / "statlog-heart/heart.dat").read_bytes())
+    real = ds.load_registry().file("statlog-heart", "heart.dat")
+    registry = ds.Registry.from_dict(
+        {
+            "datasets": {
+                "statlog-heart": {
+                    "title": "Heart",
+                    "citation": "c",
+                    "license": "l",
+                    "homepage": "h",
+                    "files": [
+                        {
+                            "path": "heart.dat",
+                            "sha256": real.sha256,
+                            "url": f"{server.url}/heart.dat",
+                        }
+                    ],
+                }
+            }
+        }
+    )
+    path = ds.fetch("statlog-heart", "heart.dat", registry)
+    assert ds.file_sha256(path) == real.sha256
+
+
+@pytest.mark.parametrize("name", ["sub/a.txt", "b.csv"])
+def test_corrupted_cache_is_refetched(toy, server, name):
+    path = ds.fetch("toy", name, toy)
+    good = path.read_bytes()
+    path.write_bytes(good[: len(good) // 2])  # truncated
+    with pytest.warns(DataIntegrityWarning, match="cached file"):
+        again = ds.fetch("toy", name, toy)
+    assert again == path and path.read_bytes() == good
+
+
+def test_mirror_is_used_before_the_network(toy, server, tmp_path, monkeypatch):
+    mirror = tmp_path / "mirror"
+    (mirror / "toy" / "sub").mkdir(parents=True)
+    (mirror / "toy" / "sub" / "a.txt").write_bytes(A_BYTES)
+    monkeypatch.setenv("DIMRED_DATA_MIRROR", str(mirror))
+    assert ds.fetch("toy", "sub/a.txt", toy).read_bytes() == A_BYTES
+    assert server.requests == []
+
+
+def test_corrupted_mirror_falls_back_to_download(toy, server, tmp_path, monkeypatch):
+    mirror = tmp_path / "mirror"
+    (mirror / "toy" / "sub").mkdir(parents=True)
+    (mirror / "toy" / "sub" / "a.txt").write_bytes(b"corrupted\n")
+    (mirror / "toy" / "b.csv").write_bytes(B_BYTES[:-3])
+    monkeypatch.setenv("DIMRED_DATA_MIRROR", str(mirror))
+    with pytest.warns(DataIntegrityWarning, match="mirror"):
+        assert ds.fetch("toy", "sub/a.txt", toy).read_bytes() == A_BYTES
+    with pytest.warns(DataIntegrityWarning, match="mirror"):
+        assert ds.fetch("toy", "b.csv", toy).read_bytes() == B_BYTES
+    assert server.requests == ["/a.txt", "/pack.zip"]
+
+
+def test_every_source_wrong_raises(toy, server, tmp_path, monkeypatch):
+    bad_mirror, bad_download = b"mirror is wrong\n", b"server is wrong\n"
+    mirror = tmp_path / "mirror"
+    (mirror / "toy" / "sub").mkdir(parents=True)
+    (mirror / "toy" / "sub" / "a.txt").write_bytes(bad_mirror)
+    (server.root / "a.txt").write_bytes(bad_download)
+    cached = tmp_path / "cache" / "toy" / "sub" / "a.txt"
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"stale")
+    monkeypatch.setenv("DIMRED_DATA_MIRROR", str(mirror))
+    with pytest.warns(DataIntegrityWarning), pytest.raises(DataIntegrityError) as info:
+        ds.fetch("toy", "sub/a.txt", toy)
+    message = str(info.value)
+    assert "toy/sub/a.txt" in message and sha(A_BYTES) in message
+    assert sha(bad_mirror) in message and sha(bad_download) in message
+    assert f"{server.url}/a.txt" in message
+    assert info.value.expected == sha(A_BYTES)
+    assert not cached.exists()  # nothing wrong is left in the cache
+    assert str(pickle.loads(pickle.dumps(info.value))) == message
+
+
+def test_wrong_archive_member_raises(toy, server):
+    with zipfile.ZipFile(server.root / "pack.zip", "w") as zf:
+        zf.writestr("pack/b.csv", b"changed upstream\n")
+    with pytest.warns(DataIntegrityWarning), pytest.raises(DataIntegrityError) as info:
+        ds.fetch("toy", "b.csv", toy)
+    assert sha(b"changed upstream\n") in str(info.value) and sha(B_BYTES) in str(info.value)
+    assert "pack/b.csv" in str(info.value)
+
+
+def test_download_failure_names_url_and_mirror(toy, server):
+    (server.root / "a.txt").unlink()  # 404
+    with pytest.raises(DataDownloadError, match="DIMRED_DATA_MIRROR") as info:
+        ds.fetch("toy", "sub/a.txt", toy)
+    assert f"{server.url}/a.txt" in str(info.value)
+
+
+def test_fetch_all_verify_and_cli(toy, server, tmp_path, capsys):
+    paths = ds.fetch_all(registry=toy, progress=False)
+    assert [p.read_bytes() for p in paths] == [A_BYTES, B_BYTES, C_BYTES]
+    assert set(ds.verify_cache(registry=toy).values()) == {"ok"}
+    paths[0].write_bytes(b"")
+    status = ds.verify_cache(["toy"], registry=toy)
+    assert status["toy/sub/a.txt"].startswith(f"sha256 {sha(b'')}")
+    toml = tmp_path / "registry.toml"
+    toml.write_text(
+        f'[datasets.toy]\ntitle = "Toy"\ncitation = "c"\nlicense = "l"\nhomepage = "h"\n'
+        f'[[datasets.toy.files]]\npath = "sub/a.txt"\nsha256 = "{sha(A_BYTES)}"\n'
+        f'url = "{server.url}/a.txt"\n'
+    )
+    assert ds.main(["verify", "--registry", str(toml)]) == 1
+    with pytest.warns(DataIntegrityWarning, match="cached file"):
+        assert ds.main(["fetch", "toy", "--registry", str(toml)]) == 0
+    assert ds.main(["verify", "--registry", str(toml)]) == 0
+    assert "1 files ok" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------- loaders
+def _counts(target) -> list[int]:
+    return np.unique(target, return_counts=True)[1].tolist()
+
+
+@pytest.mark.parametrize(
+    ("loader", "shape", "counts", "n_categorical"),
+    [
+        (ds.load_statlog_australian, (690, 14), [383, 307], 8),
+        (ds.load_statlog_heart, (270, 13), [150, 120], 8),
+        (ds.load_bank_marketing, (4521, 16), [4000, 521], 9),
+        (functools.partial(ds.load_bank_marketing, full=True), (45211, 16), [39922, 5289], 9),
+    ],
+)
+def test_tabular_loaders(mirrored_data, loader, shape, counts, n_categorical):
+    bunch = loader()
+    frame = bunch.frame
+    assert frame.shape == shape and len(bunch.target) == shape[0]
+    assert _counts(bunch.target) == counts
+    assert list(bunch.target_names) == sorted(set(bunch.target.tolist()))
+    assert bunch.minority_class == bunch.target_names[np.argmin(counts)]
+    assert bunch.feature_names == list(frame.columns)
+    assert bunch.categorical.dtype == bool and bunch.categorical.sum() == n_categorical
+    for name, is_cat in zip(bunch.feature_names, bunch.categorical, strict=True):
+        column = frame[name]
+        if is_cat:
+            assert isinstance(column.dtype, pd.CategoricalDtype)
+            levels = list(column.cat.categories)
+            assert levels == sorted(levels) and set(levels) == set(column.unique())
+        else:
+            assert column.dtype == np.float64
+    assert bunch.description and bunch.citation and bunch.license
+
+
+def test_australian_columns(mirrored_data):
+    bunch = ds.load_statlog_australian()
+    assert bunch.feature_names == [f"A{i}" for i in range(1, 15)]
+    continuous = [n for n, c in zip(bunch.feature_names, bunch.categorical, strict=True) if not c]
+    assert continuous == ["A2", "A3", "A7", "A10", "A13", "A14"]
+    levels = {n: len(bunch.frame[n].cat.categories) for n in ds.AUSTRALIAN_CATEGORICAL}
+    assert levels == {"A1": 2, "A4": 3, "A5": 14, "A6": 8, "A8": 2, "A9": 2, "A11": 2, "A12": 3}
+    assert bunch.minority_class == 1
+
+
+def test_heart_columns(mirrored_data):
+    bunch = ds.load_statlog_heart()
+    continuous = [n for n, c in zip(bunch.feature_names, bunch.categorical, strict=True) if not c]
+    assert continuous == ["age", "resting_bp", "cholesterol", "max_heart_rate", "oldpeak"]
+    assert list(bunch.frame["major_vessels"].cat.categories) == [0, 1, 2, 3]
+    assert list(bunch.frame["thal"].cat.categories) == [3, 6, 7]
+    assert bunch.minority_class == 2
+
+
+def test_bank_columns(mirrored_data):
+    bunch = ds.load_bank_marketing()
+    continuous = [n for n, c in zip(bunch.feature_names, bunch.categorical, strict=True) if not c]
+    assert continuous == ["age", "balance", "day", "duration", "campaign", "pdays", "previous"]
+    assert "unknown" in bunch.frame["poutcome"].cat.categories
+    assert (bunch.frame["job"] == "unknown").sum() == 38
+    assert bunch.minority_class == "yes"
+
+
+@pytest.mark.parametrize(
+    ("name", "shape", "counts"),
+    [
+        ("contact-lenses", (24, 6), [15, 5, 4]),
+        ("pasture", (36, 25), [12, 12, 12]),
+        ("squash-stored", (52, 51), [23, 21, 8]),
+        ("newthyroid", (215, 5), [30, 150, 35]),
+        ("car", (1728, 21), [1210, 384, 69, 65]),
+        ("bondrate", (57, 37), [6, 33, 12, 5, 1]),
+    ],
+)
+def test_orca(mirrored_data, name, shape, counts):
+    bunch = ds.load_orca(name)
+    assert bunch.data.shape == shape and bunch.data.dtype == np.float64
+    assert bunch.target.dtype.kind == "i" and _counts(bunch.target) == counts
+    assert list(bunch.target_names) == list(range(1, len(counts) + 1))
+    both = np.concatenate([bunch.train_index, bunch.test_index])
+    assert np.array_equal(np.sort(both), np.arange(shape[0]))
+    assert len(bunch.test_index) == pytest.approx(shape[0] / 4, abs=1)
+    assert len(bunch.feature_names) == shape[1]
+
+
+def test_orca_unknown_name():
+    with pytest.raises(ValueError, match="unknown ORCA dataset"):
+        ds.load_orca("iris")
+
+
+def test_fetched_copies_live_in_the_cache(mirrored_data):
+    path = ds.fetch("statlog-heart", "heart.dat")
+    assert path.read_bytes() == (mirrored_data / "statlog-heart" / "heart.dat").read_bytes()
+    assert cache_dir() in path.parents

@@ -1,0 +1,57 @@
+"""Feature-discard curves."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dimred.discard import discard_curves, reverse_name, with_reverses
+
+
+def test_reverse_names_follow_the_paper():
+    assert [reverse_name(n) for n in ("pca", "rf", "sd", "gini", "shapley")] == [
+        "acp",
+        "fr",
+        "ds",
+        "inig",
+        "yelpahs",
+    ]
+    orders = with_reverses({"pca": [2, 0, 1]})
+    assert orders["acp"].tolist() == [1, 0, 2]
+
+
+@pytest.fixture(scope="module")
+def curves():
+    rng = np.random.default_rng(0)
+    y = np.where(rng.random(400) < 0.3, "rare", "common")
+    informative = (y == "rare") * 2.0 + rng.normal(size=400)
+    X = pd.DataFrame(
+        {
+            "signal": informative,
+            "noise": rng.normal(size=400),
+            "level": pd.Categorical(rng.choice(["u", "v", "w"], 400)),
+        }
+    )
+    orders = with_reverses({"good": [1, 2, 0]})  # signal discarded last
+    result = discard_curves(
+        X, y, orders, np.array([False, False, True]), n_rf_runs=3, random_state=0, progress=False
+    )
+    return result
+
+
+def test_curve_table_shape_and_steps(curves):
+    scores = curves.scores
+    assert len(scores) == 2 * 3 * 3  # orders x steps x classifiers
+    assert set(scores["n_runs"][scores["classifier"] == "random_forest"]) == {3}
+    full = scores[scores["n_discarded"] == 0].groupby("classifier")["f1"].nunique()
+    assert (full == 1).all()  # the full feature set is shared by every order
+
+
+def test_keeping_the_signal_beats_discarding_it(curves):
+    summary = curves.summary()
+    assert (summary.loc["good"] > summary.loc["doog"] + 0.1).all()
+
+
+def test_two_classes_required():
+    X = pd.DataFrame({"a": np.arange(9.0)})
+    with pytest.raises(ValueError, match="two classes"):
+        discard_curves(X, np.arange(9) % 3, {"o": [0]}, np.array([False]), progress=False)
