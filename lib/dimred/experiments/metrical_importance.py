@@ -395,7 +395,8 @@ def claim_rows(name, importance_tables, scores, orders_table):
     rows.append(
         reproduction_row(
             "fig" + {"australian": "3", "bank": "5", "heart": "7"}[name],
-            "direct order beats its reverse (importance x classifier pairs)",
+            "direct_beats_reverse: importance x classifier pairs where the direct order "
+            "beats its reverse",
             gains.size,
             holds,
             "match" if holds == gains.size else "deviates",
@@ -403,7 +404,15 @@ def claim_rows(name, importance_tables, scores, orders_table):
             f"smallest gain {gains.to_numpy().min():.3f}",
         )
     )
-    return rows
+    return [_with_quote(row) for row in rows]
+
+
+def _with_quote(row):
+    """Prefix a claim row's note with the paper's words (``claims.csv``)."""
+    claims = load_published("claims")
+    claim = row["item"].split(":")[0]
+    quote = f'paper ({claims.loc[claim, "section"]}): "{claims.loc[claim, "text"]}"'
+    return row | {"note": f"{quote}; {row['note']}" if row["note"] else quote}
 
 
 def _top_claim(claim, tables, feature, top):
