@@ -11,6 +11,8 @@ else
 PYTHON ?= .venv/bin/python
 ENV_STAMP := .venv/.installed
 endif
+# Interpreter the .venv is made from: pyproject.toml requires Python 3.11.
+BOOT_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 
 # Raw data: a local mirror is tried before the network (hashes are checked either way).
 ifneq ($(wildcard ../shared/data),)
@@ -31,9 +33,11 @@ PM_PARAMS += $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
 PAPERS := metrical_importance
 LIB := $(shell find lib -name '*.py') pyproject.toml
-REPORTS := $(foreach p,$(PAPERS),$(OUT)/figures/$(p)/reproduction.csv)
+# Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
+STAMPS := $(OUT)/build/stamps
+DONE := $(foreach p,$(PAPERS),$(STAMPS)/$(p).done)
 
-.PHONY: help figures $(PAPERS) data test bench lab lint clean env
+.PHONY: help figures $(PAPERS) data test bench lab lint clean env FORCE
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z_ -]+:.*## ' $(MAKEFILE_LIST) | \
@@ -43,7 +47,9 @@ help: ## List the targets
 env: $(ENV_STAMP) ## Create .venv from pyproject.toml (skipped inside an active environment)
 
 .venv/.installed: pyproject.toml
-	python3 -m venv .venv
+	@$(BOOT_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || \
+		{ echo "Python 3.11 is required to create .venv (found $(BOOT_PYTHON))"; exit 1; }
+	$(BOOT_PYTHON) -m venv .venv
 	.venv/bin/python -m pip install --quiet --upgrade pip
 	.venv/bin/python -m pip install --quiet -e '.[test]'
 	.venv/bin/python -m ipykernel install --sys-prefix --name python3 > /dev/null
@@ -52,17 +58,25 @@ env: $(ENV_STAMP) ## Create .venv from pyproject.toml (skipped inside an active 
 data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then canonical URLs)
 	$(PYTHON) -c "from dimred.datasets import main; raise SystemExit(main(['fetch']))"
 
-figures: $(REPORTS) ## Rebuild every figure and table, then figures/REPRODUCTION.md
+figures: $(DONE) ## Rebuild every figure and table, then figures/REPRODUCTION.md
 	$(PYTHON) -m dimred.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
 
-metrical_importance: $(OUT)/figures/metrical_importance/reproduction.csv ## Metrical importance paper only
+metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
 
-# A paper reruns when its notebook, its published numbers, the data registry or lib/ changed.
-$(OUT)/figures/%/reproduction.csv: notebooks/%.ipynb $(LIB) data/registry.toml \
-		$(wildcard data/published/*/*) | $(ENV_STAMP) data
-	@mkdir -p $(OUT)/build
+# The parameters a paper was last built with; rewritten only when they change.
+.PRECIOUS: $(STAMPS)/%.params
+$(STAMPS)/%.params: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PM_PARAMS)' | cmp -s - $@ || echo '$(PM_PARAMS)' > $@
+
+# A paper reruns when its notebook, its published numbers, the data registry, lib/ or its
+# parameters changed. Each notebook fetches (and verifies) the data it reads.
+.SECONDEXPANSION:
+$(STAMPS)/%.done: notebooks/%.ipynb $(LIB) data/registry.toml $$(wildcard data/published/$$*/*) \
+		$(STAMPS)/%.params | $(ENV_STAMP)
 	$(PYTHON) -m papermill --cwd notebooks notebooks/$*.ipynb $(OUT)/build/$*.ipynb \
 		-p output_dir $(abspath $(OUT)/figures/$*) $(PM_PARAMS)
+	touch $@
 
 test: $(ENV_STAMP) ## Run the test suite (unit tests + every notebook in quick mode)
 	$(PYTHON) -m pytest

@@ -17,6 +17,8 @@ def test_reverse_names_follow_the_paper():
     ]
     orders = with_reverses({"pca": [2, 0, 1]})
     assert orders["acp"].tolist() == [1, 0, 2]
+    with pytest.raises(ValueError, match="palindrome"):
+        with_reverses({"abba": [0, 1]})
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +51,36 @@ def test_curve_table_shape_and_steps(curves):
 def test_keeping_the_signal_beats_discarding_it(curves):
     summary = curves.summary()
     assert (summary.loc["good"] > summary.loc["doog"] + 0.1).all()
+
+
+def test_paired_loss_compares_runs_of_the_same_seed(curves):
+    loss = curves.paired_loss("doog", "random_forest", 1)  # the signal is dropped first
+    assert loss.shape == (3,) and (loss > 0.2).all()
+
+
+def test_f1_is_that_of_the_minority_class():
+    """A classifier that always predicts the majority has F1 = 0 on the minority class."""
+    y = np.array(["big"] * 30 + ["small"] * 10)
+    X = pd.DataFrame({"noise": np.zeros(40)})
+    result = discard_curves(
+        X, y, {"o": [0]}, np.array([False]), classifiers=["svm"], progress=False
+    )
+    assert result.scores["f1"].iloc[0] == 0.0
+
+
+def test_each_subset_is_fitted_once(monkeypatch):
+    import dimred.discard as discard
+
+    calls = []
+    monkeypatch.setattr(
+        discard, "_f1_of", lambda split, kept, name, seed: calls.append(kept) or 1.0
+    )
+    X = pd.DataFrame({"a": np.arange(20.0), "b": np.arange(20.0) % 3, "c": np.ones(20)})
+    y = np.arange(20) % 2
+    orders = with_reverses({"ab": [0, 1, 2], "cd": [1, 0, 2]})
+    discard_curves(X, y, orders, np.zeros(3, dtype=bool), classifiers=["svm"], progress=False)
+    expected = {(0, 1, 2), (1, 2), (0, 2), (2,), (0, 1), (0,), (1,)}
+    assert sorted(calls) == sorted(expected)
 
 
 def test_two_classes_required():

@@ -55,6 +55,14 @@ def test_discard_orders_sort_least_important_first():
     assert orders.loc["rf"].tolist() == [1, 3, 2]
 
 
+def test_every_claim_row_quotes_the_paper():
+    claims = mi.load_published("claims")
+    rows = [mi._with_quote({"item": f"{claim}: x", "note": ""}, claims) for claim in claims.index]
+    assert all(row["note"].startswith("paper (Section 4") for row in rows)
+    with pytest.raises(KeyError):
+        mi._with_quote({"item": "unknown_claim: x", "note": ""}, claims)
+
+
 def test_order_agreement_statuses():
     published = pd.DataFrame(
         [[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], index=["pca", "rf"], columns=range(1, 6)

@@ -36,6 +36,20 @@ def test_permutation_importance_of_noise_is_near_zero(informative):
     assert np.abs(mean[:, 2:]).max() < 0.05
 
 
+def test_rf_is_mean_over_standard_error_and_sd_the_standard_error(informative):
+    """The aggregation of randomForest's importance(scale=TRUE) and importanceSD."""
+    X, y = informative
+    table = forest_importances(X, y, n_estimators=40, random_state=5, shap_rows=20)
+    rng = np.random.RandomState(5)
+    forest = fit_forest(X, y, 40, rng.randint(np.iinfo(np.int32).max))
+    decrease = permutation_importances(forest, X, y, rng)
+    per_tree = decrease.transpose(1, 2, 0)  # class, feature, tree
+    mean = per_tree.mean(axis=-1)
+    stderr = per_tree.std(axis=-1) / np.sqrt(per_tree.shape[-1])
+    np.testing.assert_allclose(table["sd"], stderr.mean(axis=0))
+    np.testing.assert_allclose(table["rf"], (mean / stderr).mean(axis=0))
+
+
 def test_seeded_results_are_deterministic(informative):
     X, y = informative
     a = forest_importances(X, y, n_estimators=20, random_state=3, shap_rows=30)

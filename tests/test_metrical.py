@@ -116,7 +116,7 @@ def test_eq5_definition_is_inverse_of_weight():
     weight = MetricalImportance(categorical_features=mask).fit(X, y)
     definition = MetricalImportance(categorical_features=mask, importance="definition").fit(X, y)
     np.testing.assert_allclose(definition.feature_importances_, 100 * weight.z_ / weight.z_.sum())
-    inverse = 1 / weight.scaling_
+    inverse = 1 / weight.weights_
     np.testing.assert_allclose(definition.feature_importances_, 100 * inverse / inverse.sum())
     np.testing.assert_allclose(weight.feature_importances_.sum(), 100)
     np.testing.assert_array_equal(definition.discard_order_, weight.discard_order_[::-1])
@@ -172,6 +172,23 @@ def test_dataframe_auto_categorical_and_names():
     assert list(auto.set_params(n_discard=3).fit(frame, y).get_feature_names_out()) == [
         name for i, name in enumerate("abcdef") if i in auto.discard_order_[3:]
     ]
+
+
+def test_zero_within_class_spread_takes_the_budget_but_keeps_the_order():
+    """A feature constant within every class gets u = n; the others keep their z-order."""
+    rng = np.random.default_rng(12)
+    y = np.repeat([0, 1], 50)
+    X = np.column_stack([y * 1.0, rng.normal(size=100) + 2 * y, rng.normal(size=100)])
+    selector = MetricalImportance().fit(X, y)
+    np.testing.assert_allclose(selector.weights_, [3, 0, 0])
+    np.testing.assert_array_equal(selector.discard_order_, [2, 1, 0])
+
+
+def test_n_discard_checked_again_at_transform():
+    X, y, mask = mixed_data(13)
+    selector = MetricalImportance(categorical_features=mask).fit(X, y)
+    with pytest.raises(ValueError, match="n_discard"):
+        selector.set_params(n_discard=6).transform(X)
 
 
 def test_constant_feature_gets_zero_importance():

@@ -7,6 +7,7 @@ import papermill as pm
 import pytest
 
 from dimred import paths
+from dimred.experiments import metrical_importance as mi
 from dimred.reporting import COLUMNS, STATUSES
 
 NOTEBOOKS = sorted((paths.ROOT / "notebooks").glob("*.ipynb"))
@@ -64,6 +65,15 @@ def test_metrical_importance_notebook(metrical_run):
     assert (sizes["status"] == "match").all()
     forest_rows = report[report["item"].str.contains("Kendall tau")]
     assert len(forest_rows) == 12
+    claims = mi.load_published("claims").index
+    claimed = {item.split(":")[0] for item in report["item"]} & set(claims)
+    assert claimed == set(claims)
+    quoted = report[report["item"].str.split(":").str[0].isin(claims)]
+    assert quoted["note"].str.startswith("paper (").all()
+    sizes_and_pca = report[
+        report["item"].str.startswith("pca order") & (report["artifact"] == "table3")
+    ]
+    assert sizes_and_pca["note"].str.contains("fitted to this row").all()
 
 
 @pytest.mark.notebook

@@ -51,6 +51,9 @@ def with_reverses(orders):
     """
     direct = {name: np.asarray(order) for name, order in orders.items()}
     reverse = {reverse_name(name): order[::-1] for name, order in direct.items()}
+    clashes = set(direct) & set(reverse)
+    if clashes:
+        raise ValueError(f"order names {sorted(clashes)} clash with a reversed name (palindrome?).")
     return direct | reverse
 
 
@@ -133,13 +136,21 @@ class DiscardCurves:
 
     Attributes
     ----------
-    scores : DataFrame
-        Long table: ``order``, ``classifier``, ``n_discarded``, ``n_kept``,
-        ``f1`` (mean over runs), ``f1_sd`` (standard deviation over runs),
-        ``n_runs``.
+    runs : DataFrame
+        One row per fit: ``order``, ``classifier``, ``n_discarded``,
+        ``n_kept``, ``run``, ``f1``. Runs with the same number share the seed,
+        so two points of a curve can be compared run by run.
     """
 
-    scores: pd.DataFrame
+    runs: pd.DataFrame
+
+    @property
+    def scores(self):
+        """Curve points: ``f1`` (mean over runs), ``f1_sd`` (standard deviation
+        over runs) and ``n_runs`` per order, classifier and ``n_discarded``."""
+        keys = ["order", "classifier", "n_discarded", "n_kept"]
+        grouped = self.runs.groupby(keys, sort=False)["f1"]
+        return grouped.agg(f1="mean", f1_sd=lambda f: f.std(ddof=0), n_runs="size").reset_index()
 
     def summary(self):
         """Mean F1 over all discard steps (area under the curve / steps).
@@ -150,6 +161,18 @@ class DiscardCurves:
             Rows: orders; columns: classifiers.
         """
         return self.scores.pivot_table(index="order", columns="classifier", values="f1")
+
+    def paired_loss(self, order, classifier, step):
+        """F1 lost at discard step ``step`` of one curve, run by run.
+
+        Returns
+        -------
+        ndarray
+            ``F1(step - 1) - F1(step)`` for every run (same seeds on both sides).
+        """
+        curve = self.runs[(self.runs["order"] == order) & (self.runs["classifier"] == classifier)]
+        by_step = curve.pivot_table(index="run", columns="n_discarded", values="f1")
+        return (by_step[step - 1] - by_step[step]).to_numpy()
 
 
 def discard_curves(
@@ -227,12 +250,12 @@ def discard_curves(
             "classifier": name,
             "n_discarded": step,
             "n_kept": len(kept),
-            "f1": np.mean(scores[kept, name]),
-            "f1_sd": np.std(scores[kept, name]),
-            "n_runs": len(scores[kept, name]),
+            "run": run,
+            "f1": f1,
         }
         for order, step, kept in steps
         for name in classifiers
+        for run, f1 in enumerate(scores[kept, name])
     ]
     return DiscardCurves(pd.DataFrame(rows))
 

@@ -8,11 +8,16 @@ The paper takes them from R's ``randomForest`` (``importance=TRUE``) and
   samples of each class are predicted before and after permuting one feature
   among the OOB samples; the decrease in class accuracy is averaged over trees
   and divided by its standard error (``randomForest::importance`` with its
-  default ``scale=TRUE``), then averaged over classes.
+  default ``scale=TRUE``), then averaged over classes. Trees without an OOB
+  sample of a class are left out of that class's mean (R divides by ``ntree``;
+  with 500 trees such trees practically never occur).
 - ``sd``: the standard errors of the class-wise permutation importances
   (``randomForest``'s ``importanceSD``), averaged over classes.
-- ``gini``: mean decrease in Gini impurity (unnormalised total decrease per
-  tree, averaged over trees, as ``MeanDecreaseGini``).
+- ``gini``: mean decrease in Gini impurity: per tree the weighted impurity
+  decrease summed over the feature's splits (scikit-learn's
+  ``compute_feature_importances(normalize=False)``, i.e. divided by the root's
+  sample weight, where R's ``MeanDecreaseGini`` is not), averaged over trees.
+  The two differ by a factor common to all features of a tree.
 - ``shapley``: mean absolute SHAP value (``shap.TreeExplainer``, exact for
   trees, where the paper used Monte-Carlo ``fastshap``), averaged over classes.
 
@@ -126,6 +131,8 @@ def shapley_importance(forest, X, n_jobs=None, chunk_size=256):
 def _abs_shap_sum(explainer, block):
     """Sum over rows of |SHAP|, averaged over classes, for one block."""
     values = np.asarray(explainer.shap_values(block, check_additivity=False))
+    if values.shape != (*block.shape, values.shape[-1]):
+        raise RuntimeError(f"unexpected SHAP value layout {values.shape} for rows {block.shape}")
     return np.abs(values).sum(axis=0).mean(axis=-1)
 
 

@@ -233,8 +233,8 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
     z_ : ndarray of shape (n_features_in_,)
         Mean within-class squared distances of Eq. (1); ``nan`` for constant
         features.
-    scaling_ : ndarray of shape (n_features_in_,)
-        Optimal scaling ``u^0`` (problem (2)); 0 for constant features.
+    weights_ : ndarray of shape (n_features_in_,)
+        Optimal scaling ``u^0`` of problem (2), mean 1; 0 for constant features.
     feature_importances_ : ndarray of shape (n_features_in_,)
         Importances in percent (sum 100). Constant features get 0.
     discard_order_ : ndarray of shape (n_features_in_,)
@@ -310,24 +310,30 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
                 "MetricalImportance needs at least 2 classes; got 1 class "
                 f"({self.classes_[0]!r}). Eq. (1) sums distances within classes."
             )
-        if not 0 <= self.n_discard < self.n_features_in_:
-            raise ValueError(
-                f"n_discard={self.n_discard} must be >= 0 and smaller than "
-                f"n_features = {self.n_features_in_}; Algorithm 3.1 requires n > m."
-            )
+        self._check_n_discard()
         y_codes = encoder.transform(y)
         values, scale = encode_mixed(X, categorical, self.scaling)
         self.categorical_ = categorical
         self.z_ = within_class_sq_distances(values, scale, categorical, y_codes)
-        self.scaling_ = optimal_scaling(self.z_)
+        self.weights_ = optimal_scaling(self.z_)
         self.feature_importances_ = self._importances()
-        self.discard_order_ = np.argsort(self.feature_importances_, kind="stable")
+        self.discard_order_ = self._discard_order()
         return self
 
+    def _discard_order(self):
+        """Least to most important, ranked on ``z_`` itself (constant features first).
+
+        Ranking on ``z_`` rather than on the percentages keeps the order of
+        the other features when some ``z_i = 0`` takes the whole budget of (2).
+        """
+        key = -self.z_ if self.importance == "weight" else self.z_.copy()
+        key[np.isnan(self.z_)] = -np.inf
+        return np.argsort(key, kind="stable")
+
     def _importances(self):
-        """Importances in percent from ``z_`` and ``scaling_`` (Eq. (5))."""
+        """Importances in percent from ``z_`` and ``weights_`` (Eq. (5))."""
         if self.importance == "weight":
-            raw = self.scaling_
+            raw = self.weights_
         else:
             raw = np.where(np.isnan(self.z_), 0.0, self.z_)
         total = raw.sum()
@@ -335,9 +341,17 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
 
     def _get_support_mask(self):
         check_is_fitted(self)
+        self._check_n_discard()
         mask = np.ones(self.n_features_in_, dtype=bool)
         mask[self.discard_order_[: self.n_discard]] = False
         return mask
+
+    def _check_n_discard(self):
+        if not 0 <= self.n_discard < self.n_features_in_:
+            raise ValueError(
+                f"n_discard={self.n_discard} must be >= 0 and smaller than "
+                f"n_features = {self.n_features_in_}; Algorithm 3.1 requires n > m."
+            )
 
     def _check_params(self):
         if self.importance not in _IMPORTANCES:
