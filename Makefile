@@ -83,6 +83,7 @@ test: $(ENV_STAMP) ## Run the test suite (unit tests + every notebook in quick m
 
 bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
 	$(PYTHON) benchmarks/bench_metrical.py
+	$(PYTHON) benchmarks/bench_bvp.py
 
 lint: $(ENV_STAMP) ## ruff check of lib/ and tests/
 	$(PYTHON) -m ruff check lib tests benchmarks

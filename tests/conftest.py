@@ -1,5 +1,6 @@
 """Shared data fixtures: the mirrored real data beside the checkout."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ SHARED_DATA = Path(__file__).parents[2] / "shared" / "data"
 def shared_data() -> Path:
     """The shared data folder; skip the test when it is absent."""
     if not SHARED_DATA.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run with the data mirror at {SHARED_DATA}")
         pytest.skip(f"no shared data mirror at {SHARED_DATA}")
     return SHARED_DATA
 

@@ -3,6 +3,7 @@
 Public estimators and functions are importable from here directly.
 """
 
+from .bvp import BestViewProjection
 from .datasets import (
     fetch,
     load_bank_marketing,
@@ -15,6 +16,7 @@ from .forest_importance import forest_importances
 from .metrical import MetricalImportance
 
 __all__ = [
+    "BestViewProjection",
     "MetricalImportance",
     "discard_curves",
     "fetch",

@@ -1,0 +1,290 @@
+"""Best-View Projection (BVP) for ordinal classification (Zine-El-Abidine,
+Dutagaci, Rousseau, "Dimensionality Reduction for Ordinal Classification").
+
+The data are translated to the mean of the class centres. At each step the
+viewpoint ``v`` minimising ``F(v) = sum_k [v^T (c_{k+1} - c_k)]^2 = ||A v||^2``
+(Eqs. (2), (6)) on the unit sphere is found and the data are projected onto
+``v``'s orthogonal complement, until ``n_components`` dimensions remain.
+
+What the iteration converges to
+-------------------------------
+``F(v) = v^T A^T A v`` is a Rayleigh quotient on the sphere: its minimiser is
+an eigenvector of ``A^T A`` for the smallest eigenvalue. Projecting onto
+``v^perp`` leaves the other eigenvectors of ``A^T A`` unchanged, so the ``N - d``
+removed viewpoints are the eigenvectors of the ``N - d`` smallest eigenvalues,
+and the kept subspace is spanned by the ``d`` leading right singular vectors
+of ``A`` (the differences of adjacent class centres). ``solver="spectral"``
+computes that subspace directly with one SVD; ``solver="riemannian"`` runs the
+paper's Algorithm 1 at every step. When ``rank(A) = K - 1 < d``, ``F`` is zero on
+a whole subspace and Algorithm 1 keeps a random part of it (it depends on the
+initial viewpoints); the spectral solver fills the missing directions with the
+leading principal axes of the data inside ``null(A)`` and documents the choice.
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["BestViewProjection", "best_viewpoint", "ordinal_class_centres"]
+
+_SOLVERS = ("spectral", "riemannian")
+
+
+def ordinal_class_centres(X, y):
+    """Class labels in their order and the class centres (means).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Numeric labels whose sorted values define the order of the classes.
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+    centres : ndarray of shape (n_classes, n_features)
+    """
+    if type_of_target(y, raise_unknown=True) not in ("binary", "multiclass") or (
+        y.dtype.kind not in "biuf"
+    ):
+        raise ValueError(
+            "BestViewProjection needs ordinal labels: numbers whose order is the order of the "
+            f"classes; got labels of type {type_of_target(y)!r} and dtype {y.dtype}."
+        )
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(
+            f"BestViewProjection needs at least 2 classes; got {classes.size} class(es)."
+        )
+    centres = np.zeros((classes.size, X.shape[1]))
+    np.add.at(centres, codes, X)
+    centres /= np.bincount(codes)[:, None]
+    return classes, centres
+
+
+def best_viewpoint(A, random_state=None, max_iter=100, tol=1e-5, step_size=0.05):
+    """Algorithm 1: Riemannian gradient descent for ``min ||A v||^2, ||v|| = 1``.
+
+    Euclidean gradient ``2 A^T A v`` (Eq. (5)), retraction ``(v + eta) / ||v + eta||``
+    (Eq. (8)), Barzilai-Borwein step (Eq. (7)) after a first step ``gamma_0``;
+    stops when the angle between successive viewpoints is below ``tol``.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n_classes - 1, n_dims)
+        Differences of adjacent class centres (Eq. (6)).
+    random_state : int, RandomState or None
+        Seeds the initial viewpoint.
+    max_iter : int, default=100
+    tol : float, default=1e-5
+        Angle (radians) between successive viewpoints at which to stop.
+    step_size : float, default=0.05
+        ``gamma_0``.
+
+    Returns
+    -------
+    v : ndarray of shape (n_dims,)
+    n_iter : int
+    """
+    rng = check_random_state(random_state)
+    gram = A.T @ A
+    v = rng.normal(size=A.shape[1])
+    v /= np.linalg.norm(v)
+    gradient = 2 * gram @ v
+    gamma = step_size
+    n_iter = 0
+    while n_iter < max_iter:
+        n_iter += 1
+        step = v - gamma * gradient
+        v_new = step / np.linalg.norm(step)
+        gradient_new = 2 * gram @ v_new
+        angle = np.arccos(np.clip(v_new @ v, -1.0, 1.0))
+        dv, dg = v_new - v, gradient_new - gradient
+        v, gradient = v_new, gradient_new
+        if angle < tol:
+            break
+        denominator = dg @ dg
+        gamma = abs(dv @ dg) / denominator if denominator > 0 else step_size
+    return v, n_iter
+
+
+class BestViewProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Best-View Projection for ordinal classes.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Dimensions kept; must be smaller than the number of features.
+    solver : {"spectral", "riemannian"}, default="spectral"
+        ``"riemannian"``: the paper's Algorithm 1 (Riemannian gradient descent
+        with Barzilai-Borwein steps), one viewpoint per removed dimension.
+        ``"spectral"``: the subspace Algorithm 1 converges to, in closed form
+        (leading right singular vectors of the centre differences ``A``).
+    max_iter : int, default=100
+        Algorithm 1's MaxIter.
+    tol : float, default=1e-5
+        Algorithm 1's epsilon (angle between successive viewpoints).
+    step_size : float, default=0.05
+        Algorithm 1's gamma_0.
+    random_state : int, RandomState or None
+        Seeds Algorithm 1's initial viewpoints.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Labels in their order.
+    centres_ : ndarray of shape (n_classes, n_features)
+        Class centres in the input space.
+    mean_ : ndarray of shape (n_features,)
+        Mean of the class centres (the origin of the projection).
+    components_ : ndarray of shape (n_components, n_features)
+        Orthonormal axes of the projection, in canonical orientation: the
+        first axis is the direction in which the projected centres spread most
+        along the order (class 1 on the left, i.e. its coordinate below the
+        last class's); each further axis has the sign making the last class's
+        projected centre non-negative.
+    objective_ : float
+        ``G`` of Eq. (1): sum of squared distances of adjacent projected centres.
+    n_iter_ : int
+        Iterations of Algorithm 1 summed over the removed dimensions; 1 for
+        the spectral solver (one SVD).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dimred import BestViewProjection
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([1, 2, 3], 20)
+    >>> X = rng.normal(size=(60, 4)) + y[:, None] * [1.0, 0.5, 0.0, 0.0]
+    >>> BestViewProjection(n_components=2).fit_transform(X, y).shape
+    (60, 2)
+    """
+
+    def __init__(
+        self,
+        n_components=2,
+        solver="spectral",
+        max_iter=100,
+        tol=1e-5,
+        step_size=0.05,
+        random_state=None,
+    ):
+        self.n_components = n_components
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+        self.step_size = step_size
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Find the projection from the class centres of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Numeric ordinal labels (their sorted values give the order).
+
+        Returns
+        -------
+        self : BestViewProjection
+        """
+        X, y = validate_data(self, X, y, y_numeric=False)
+        self._check_params(X.shape[1])
+        self.classes_, self.centres_ = ordinal_class_centres(X, np.asarray(y))
+        self.mean_ = self.centres_.mean(axis=0)
+        differences = np.diff(self.centres_, axis=0)
+        if self.solver == "spectral":
+            basis = self._spectral_basis(differences, X - self.mean_)
+            self.n_iter_ = 1
+        else:
+            basis, iterations = self._riemannian_basis(differences)
+            self.n_iter_ = int(np.sum(iterations))
+        self.components_ = self._canonical(basis, differences)
+        projected = differences @ self.components_.T
+        self.objective_ = float(np.sum(projected**2))
+        return self
+
+    def transform(self, X):
+        """Project ``X`` onto the best-view subspace.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False)
+        return (X - self.mean_) @ self.components_.T
+
+    def _spectral_basis(self, differences, centred):
+        """Leading right singular vectors of ``A``, completed inside ``null(A)``."""
+        _, singular, vt = np.linalg.svd(differences, full_matrices=True)
+        rank = int(np.sum(singular > singular.max(initial=0.0) * 1e-10))
+        basis = vt[: min(rank, self.n_components)]
+        missing = self.n_components - basis.shape[0]
+        if missing > 0:
+            null = vt[rank:]
+            _, _, inner = np.linalg.svd(centred @ null.T, full_matrices=False)
+            basis = np.vstack([basis, inner[:missing] @ null])
+        return basis
+
+    def _riemannian_basis(self, differences):
+        """Algorithm 1 repeated, each time projecting onto the viewpoint's complement."""
+        rng = check_random_state(self.random_state)
+        basis = np.eye(differences.shape[1])  # rows: current axes in input coordinates
+        iterations = []
+        while basis.shape[0] > self.n_components:
+            local = differences @ basis.T
+            v, n_iter = best_viewpoint(local, rng, self.max_iter, self.tol, self.step_size)
+            iterations.append(n_iter)
+            basis = _orthogonal_complement(v) @ basis
+        return basis, iterations
+
+    def _canonical(self, basis, differences):
+        """Rotate and reflect ``basis`` into the canonical orientation."""
+        spread = differences @ basis.T
+        _, _, vt = np.linalg.svd(spread, full_matrices=True)
+        rotated = vt @ basis
+        last = (self.centres_[-1] - self.centres_[0]) @ rotated.T
+        scale = np.abs(self.centres_[-1] - self.centres_[0]).sum()
+        # where the centres do not separate an axis, fall back to svd_flip's rule
+        largest = rotated[np.arange(len(rotated)), np.argmax(np.abs(rotated), axis=1)]
+        reference = np.where(np.abs(last) > 1e-8 * scale, last, largest)
+        return rotated * np.where(reference < 0, -1.0, 1.0)[:, None]
+
+    def _check_params(self, n_features):
+        if self.solver not in _SOLVERS:
+            raise ValueError(f"solver must be one of {_SOLVERS}; got {self.solver!r}.")
+        if (
+            not isinstance(self.n_components, numbers.Integral)
+            or not 1 <= self.n_components < n_features
+        ):
+            raise ValueError(
+                f"n_components={self.n_components!r} must be an integer with "
+                f"1 <= n_components < n_features = {n_features}."
+            )
+
+    @property
+    def _n_features_out(self):
+        return self.components_.shape[0]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+
+def _orthogonal_complement(v):
+    """Orthonormal rows spanning the complement of the unit vector ``v``."""
+    q, _ = np.linalg.qr(np.column_stack([v, np.eye(v.size)]))
+    return q[:, 1 : v.size].T
