@@ -12,11 +12,14 @@ from .datasets import (
     load_statlog_heart,
 )
 from .discard import discard_curves
+from .discriminant import KernelDiscriminantAnalysis, LocalitySensitiveDiscriminantAnalysis
 from .forest_importance import forest_importances
 from .metrical import MetricalImportance
 
 __all__ = [
     "BestViewProjection",
+    "KernelDiscriminantAnalysis",
+    "LocalitySensitiveDiscriminantAnalysis",
     "MetricalImportance",
     "discard_curves",
     "fetch",
