@@ -1,0 +1,92 @@
+"""Quantitative stand-ins for visual judgements of an embedding.
+
+The Best-View Projection paper judges 2-D projections by eye: (1) are the
+classes separated, (2) is their order preserved, (3) is the within-class
+distribution informative. Each function here turns one of these into a number.
+"""
+
+import numpy as np
+from scipy.stats import spearmanr
+from sklearn.manifold import trustworthiness
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+
+__all__ = [
+    "adjacent_centres_nearer",
+    "continuity",
+    "knn_accuracy",
+    "neighbourhood_scores",
+    "order_correlation",
+    "projected_centres",
+]
+
+
+def projected_centres(Z, y):
+    """Class labels in sorted order and their centres in the embedding."""
+    classes, codes = np.unique(y, return_inverse=True)
+    centres = np.zeros((classes.size, Z.shape[1]))
+    np.add.at(centres, codes, Z)
+    return classes, centres / np.bincount(codes)[:, None]
+
+
+def knn_accuracy(Z, y, n_neighbors=5, n_splits=5, random_state=0):
+    """Class separation: stratified cross-validated k-NN accuracy in the embedding.
+
+    ``n_splits`` is lowered to the size of the smallest class (at least 2).
+    """
+    smallest = np.bincount(np.unique(y, return_inverse=True)[1]).min()
+    splits = max(2, min(n_splits, smallest))
+    folds = StratifiedKFold(splits, shuffle=True, random_state=random_state)
+    n_neighbors = min(n_neighbors, len(y) - len(y) // splits - 1)
+    model = KNeighborsClassifier(n_neighbors=n_neighbors)
+    return float(cross_val_score(model, Z, y, cv=folds).mean())
+
+
+def order_correlation(Z, y):
+    """Order preservation: Spearman correlation of class rank and projected centre.
+
+    The centres are read along the 1-D direction that best explains the class
+    rank by least squares (the regression of rank on centre coordinates);
+    the absolute value is returned, since a reflection preserves the order.
+    """
+    classes, centres = projected_centres(Z, y)
+    ranks = np.arange(classes.size, dtype=float)
+    centred = centres - centres.mean(axis=0)
+    direction, *_ = np.linalg.lstsq(centred, ranks - ranks.mean(), rcond=None)
+    if not np.any(direction):
+        return 0.0
+    return float(abs(spearmanr(ranks, centred @ direction).statistic))
+
+
+def adjacent_centres_nearer(Z, y):
+    """Order preservation, locally: share of (adjacent, non-adjacent) pairs of
+    class pairs in which the adjacent centres are the nearer ones.
+
+    For every class ``k`` and every ``l`` with ``|k - l| >= 2``, compares the
+    distance from ``k`` to its adjacent classes with that to ``l``; 1 means
+    every adjacent pair is nearer than every non-adjacent one. Returns ``nan``
+    for fewer than 3 classes.
+    """
+    classes, centres = projected_centres(Z, y)
+    if classes.size < 3:
+        return float("nan")
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+    wins = []
+    for k in range(classes.size):
+        adjacent = [d[k, j] for j in (k - 1, k + 1) if 0 <= j < classes.size]
+        far = [d[k, j] for j in range(classes.size) if abs(j - k) >= 2]
+        wins += [a < f for a in adjacent for f in far]
+    return float(np.mean(wins))
+
+
+def continuity(X, Z, n_neighbors=5):
+    """Continuity (Venna & Kaski): trustworthiness with the two spaces swapped."""
+    return float(trustworthiness(Z, X, n_neighbors=n_neighbors))
+
+
+def neighbourhood_scores(X, Z, n_neighbors=5):
+    """Within-class distribution kept: trustworthiness and continuity."""
+    return {
+        "trustworthiness": float(trustworthiness(X, Z, n_neighbors=n_neighbors)),
+        "continuity": continuity(X, Z, n_neighbors),
+    }

@@ -1,0 +1,54 @@
+"""Embedding-quality metrics on configurations whose answer is known."""
+
+import numpy as np
+import pytest
+
+from dimred.quality import (
+    adjacent_centres_nearer,
+    knn_accuracy,
+    neighbourhood_scores,
+    order_correlation,
+)
+
+
+def line_of_classes(order, per_class=20, seed=0):
+    """Classes 0..K-1 placed on a line at positions ``order`` (tight clusters)."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(len(order)), per_class)
+    Z = np.column_stack([np.asarray(order, float)[y] * 10, np.zeros(y.size)])
+    return Z + rng.normal(scale=0.1, size=Z.shape), y
+
+
+def test_knn_accuracy_separated_and_random():
+    Z, y = line_of_classes([0, 1, 2, 3])
+    assert knn_accuracy(Z, y) == 1.0
+    rng = np.random.default_rng(1)
+    noise = rng.normal(size=(400, 2))
+    assert knn_accuracy(noise, rng.integers(0, 4, 400)) < 0.4
+
+
+def test_order_correlation_exact_values():
+    Z, y = line_of_classes([0, 1, 2, 3])
+    assert order_correlation(Z, y) == pytest.approx(1.0)
+    Z, y = line_of_classes([0, 2, 1, 3])  # classes 1 and 2 swapped: Spearman 0.8
+    assert order_correlation(Z, y) == pytest.approx(0.8)
+    Z, y = line_of_classes([3, 2, 1, 0])  # a reflection keeps the order
+    assert order_correlation(Z, y) == pytest.approx(1.0)
+
+
+def test_adjacent_centres_nearer():
+    Z, y = line_of_classes([0, 1, 2, 3])
+    assert adjacent_centres_nearer(Z, y) == 1.0
+    Z, y = line_of_classes([0, 2, 1, 3])
+    assert adjacent_centres_nearer(Z, y) < 1.0
+    Z, y = line_of_classes([0, 1])
+    assert np.isnan(adjacent_centres_nearer(Z, y))
+
+
+def test_neighbourhood_scores_of_identity_and_of_a_scramble():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(150, 3))
+    identity = neighbourhood_scores(X, X[:, :3])
+    assert identity == {"trustworthiness": 1.0, "continuity": 1.0}
+    scrambled = neighbourhood_scores(X, rng.permutation(X))
+    assert scrambled["trustworthiness"] < 0.7 and scrambled["continuity"] < 0.7
