@@ -82,3 +82,23 @@ def test_metrical_importance_tables_have_paper_layout(metrical_run):
     assert list(table.index) == ["pca", "rf", "sd", "gini", "shapley"]
     assert list(table.columns) == [str(k) for k in range(1, 14)]
     assert all(sorted(row) == list(range(1, 14)) for row in table.to_numpy().tolist())
+
+
+@pytest.mark.notebook
+def test_metrical_importance_findings_beyond_the_tables(metrical_run):
+    """The notebook's own findings: the Heart numbering check and Remark 2's flaw."""
+    check = pd.read_csv(metrical_run / "heart_numbering_check.csv", index_col=0)
+    assert (check["paper"] > check["continuous_first"] + 0.2).all()
+    scaling = pd.read_csv(metrical_run / "scaling_comparison.csv").set_index(["dataset", "scaling"])
+    top = scaling["most_important"]
+    # Remark 2's factor makes unbalanced binary features the most important ...
+    assert top["bank", "hamming"] == 11 and top["heart", "hamming"] == 8
+    # ... the empirical normalisation picks the forests' favourites instead
+    assert (
+        top["australian", "empirical"],
+        top["bank", "empirical"],
+        top["heart", "empirical"],
+    ) == (11, 4, 6)
+    readings = pd.read_csv(metrical_run / "pca_order_readings.csv")
+    paper = readings[(readings["numbering"] == "paper") & (readings["importance"] == "weight")]
+    assert (paper["positions_matching"] == paper["n_features"]).all()
