@@ -24,10 +24,11 @@ leading principal axes of the data inside ``null(A)`` and documents the choice.
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
+
+from ._projection import LinearProjection
 
 __all__ = ["BestViewProjection", "best_viewpoint", "ordinal_class_centres"]
 
@@ -112,7 +113,7 @@ def best_viewpoint(A, random_state=None, max_iter=100, tol=1e-5, step_size=0.05)
     return v, n_iter
 
 
-class BestViewProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class BestViewProjection(LinearProjection):
     """Best-View Projection for ordinal classes.
 
     Parameters
@@ -211,21 +212,6 @@ class BestViewProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Base
         self.objective_ = float(np.sum(projected**2))
         return self
 
-    def transform(self, X):
-        """Project ``X`` onto the best-view subspace.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_components)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
-        return (X - self.mean_) @ self.components_.T
-
     def _spectral_basis(self, differences, centred):
         """Leading right singular vectors of ``A``, completed inside ``null(A)``."""
         _, singular, vt = np.linalg.svd(differences, full_matrices=True)
@@ -273,15 +259,6 @@ class BestViewProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Base
                 f"n_components={self.n_components!r} must be an integer with "
                 f"1 <= n_components < n_features = {n_features}."
             )
-
-    @property
-    def _n_features_out(self):
-        return self.components_.shape[0]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags
 
 
 def _orthogonal_complement(v):

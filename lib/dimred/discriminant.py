@@ -5,12 +5,12 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._projection import LinearProjection, SupervisedProjection
 from .eigen import generalized_eigh
 from .graphs import knn_graph, split_by_label
 
@@ -34,20 +34,7 @@ def _check_n_components(n_components, upper, what):
         )
 
 
-class _Projection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Shared output plumbing of the discriminant transformers."""
-
-    @property
-    def _n_features_out(self):
-        return self.n_components
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags
-
-
-class LocalitySensitiveDiscriminantAnalysis(_Projection):
+class LocalitySensitiveDiscriminantAnalysis(LinearProjection):
     """Locality Sensitive Discriminant Analysis (Cai, He, Zhou, Han, Bao, IJCAI 2007).
 
     A k-nearest-neighbour graph of the data is split into a within-class graph
@@ -122,19 +109,8 @@ class LocalitySensitiveDiscriminantAnalysis(_Projection):
         self.components_ = (basis @ vectors).T
         return self
 
-    def transform(self, X):
-        """Project ``X``.
 
-        Returns
-        -------
-        ndarray of shape (n_samples, n_components)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
-        return (X - self.mean_) @ self.components_.T
-
-
-class KernelDiscriminantAnalysis(_Projection):
+class KernelDiscriminantAnalysis(SupervisedProjection):
     """Kernel Fisher discriminant analysis (Mika et al. 1999), multi-class.
 
     With the centred Gaussian kernel matrix ``K`` of the training data and
