@@ -28,7 +28,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import validate_data
 
-from ._projection import LinearProjection
+from ._projection import LinearProjection, class_centres
+from .eigen import numerical_rank
 
 __all__ = ["BestViewProjection", "best_viewpoint", "ordinal_class_centres"]
 
@@ -56,14 +57,11 @@ def ordinal_class_centres(X, y):
             "BestViewProjection needs ordinal labels: numbers whose order is the order of the "
             f"classes; got labels of type {type_of_target(y)!r} and dtype {y.dtype}."
         )
-    classes, codes = np.unique(y, return_inverse=True)
+    classes, centres = class_centres(X, y)
     if classes.size < 2:
         raise ValueError(
             f"BestViewProjection needs at least 2 classes; got {classes.size} class(es)."
         )
-    centres = np.zeros((classes.size, X.shape[1]))
-    np.add.at(centres, codes, X)
-    centres /= np.bincount(codes)[:, None]
     return classes, centres
 
 
@@ -215,7 +213,7 @@ class BestViewProjection(LinearProjection):
     def _spectral_basis(self, differences, centred):
         """Leading right singular vectors of ``A``, completed inside ``null(A)``."""
         _, singular, vt = np.linalg.svd(differences, full_matrices=True)
-        rank = int(np.sum(singular > singular.max(initial=0.0) * 1e-10))
+        rank = numerical_rank(singular)
         basis = vt[: min(rank, self.n_components)]
         missing = self.n_components - basis.shape[0]
         if missing > 0:

@@ -11,7 +11,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._projection import LinearProjection, SupervisedProjection
-from .eigen import generalized_eigh
+from .eigen import generalized_eigh, numerical_rank
 from .graphs import knn_graph, split_by_label
 
 __all__ = ["KernelDiscriminantAnalysis", "LocalitySensitiveDiscriminantAnalysis"]
@@ -96,7 +96,7 @@ class LocalitySensitiveDiscriminantAnalysis(LinearProjection):
         self.mean_ = X.mean(axis=0)
         centred = X - self.mean_
         _, singular, vt = np.linalg.svd(centred, full_matrices=False)
-        rank = int(np.sum(singular > singular.max(initial=0.0) * 1e-10))
+        rank = numerical_rank(singular)
         _check_n_components(self.n_components, rank, "rank of the centred data")
         basis = vt[:rank].T
         Z = centred @ basis

@@ -4,7 +4,13 @@ embeddings (LSDA, KDA, and the graph-based projections of later papers)."""
 import numpy as np
 from scipy.linalg import eigh
 
-__all__ = ["generalized_eigh", "stable_signs"]
+__all__ = ["generalized_eigh", "numerical_rank", "stable_signs"]
+
+
+def numerical_rank(singular_values, rtol=1e-10):
+    """Number of singular values above ``rtol`` times the largest."""
+    singular_values = np.asarray(singular_values)
+    return int(np.sum(singular_values > singular_values.max(initial=0.0) * rtol))
 
 
 def stable_signs(vectors):

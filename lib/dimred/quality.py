@@ -11,6 +11,8 @@ from sklearn.manifold import trustworthiness
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
+from ._projection import class_centres
+
 __all__ = [
     "adjacent_centres_nearer",
     "continuity",
@@ -23,10 +25,7 @@ __all__ = [
 
 def projected_centres(Z, y):
     """Class labels in sorted order and their centres in the embedding."""
-    classes, codes = np.unique(y, return_inverse=True)
-    centres = np.zeros((classes.size, Z.shape[1]))
-    np.add.at(centres, codes, Z)
-    return classes, centres / np.bincount(codes)[:, None]
+    return class_centres(Z, y)
 
 
 def knn_accuracy(Z, y, n_neighbors=5, n_splits=5, random_state=0):

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import datasets, paths
+from .._projection import class_centres
 from ..reporting import reproduction_row
 
 __all__ = ["REAL_DATASETS", "load_published", "table1", "table1_rows"]
@@ -106,9 +107,8 @@ def embed(name, X, y, seed=0, perplexity=30.0):
     """2-D embedding of ``X`` by one method, with axes reflected so that the
     first class lies left of (and below) the last one (stable figures)."""
     Z = np.asarray(make_method(name, seed, perplexity).fit_transform(X, y), dtype=float)
-    labels = np.unique(y)
-    first, last = Z[y == labels[0]].mean(axis=0), Z[y == labels[-1]].mean(axis=0)
-    return Z * np.where(last - first < 0, -1.0, 1.0)
+    _, centres = class_centres(Z, y)
+    return Z * np.where(centres[-1] - centres[0] < 0, -1.0, 1.0)
 
 
 def embedding_metrics(X, y, Z, n_neighbors=5):
