@@ -28,10 +28,10 @@ else
 OUT := .
 PM_PARAMS :=
 endif
-# Optional override of the random-forest runs per curve point (metrical importance).
-PM_PARAMS += $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
+# Per-paper parameters: the random-forest runs per curve point (metrical importance).
+PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
-PAPERS := metrical_importance
+PAPERS := metrical_importance bvp
 LIB := $(shell find lib -name '*.py') pyproject.toml
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
@@ -62,12 +62,13 @@ figures: $(DONE) ## Rebuild every figure and table, then figures/REPRODUCTION.md
 	$(PYTHON) -m dimred.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
 
 metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
+bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only
 
 # The parameters a paper was last built with; rewritten only when they change.
 .PRECIOUS: $(STAMPS)/%.params
 $(STAMPS)/%.params: FORCE
 	@mkdir -p $(@D)
-	@echo '$(PM_PARAMS)' | cmp -s - $@ || echo '$(PM_PARAMS)' > $@
+	@echo '$(PM_PARAMS) $(PM_PARAMS_$*)' | cmp -s - $@ || echo '$(PM_PARAMS) $(PM_PARAMS_$*)' > $@
 
 # A paper reruns when its notebook, its published numbers, the data registry, lib/ or its
 # parameters changed. Each notebook fetches (and verifies) the data it reads.
@@ -75,7 +76,7 @@ $(STAMPS)/%.params: FORCE
 $(STAMPS)/%.done: notebooks/%.ipynb $(LIB) data/registry.toml $$(wildcard data/published/$$*/*) \
 		$(STAMPS)/%.params | $(ENV_STAMP)
 	$(PYTHON) -m papermill --cwd notebooks notebooks/$*.ipynb $(OUT)/build/$*.ipynb \
-		-p output_dir $(abspath $(OUT)/figures/$*) $(PM_PARAMS)
+		-p output_dir $(abspath $(OUT)/figures/$*) $(PM_PARAMS) $(PM_PARAMS_$*)
 	touch $@
 
 test: $(ENV_STAMP) ## Run the test suite (unit tests + every notebook in quick mode)

@@ -1,4 +1,6 @@
-"""The BVP paper's Table I, from the mirrored ORCA files."""
+"""The BVP paper's protocol: Table I, verdicts and claims, solver agreement, sensitivity."""
+
+import pytest
 
 from dimred.experiments import bvp
 
@@ -35,6 +37,7 @@ def test_embeddings_are_oriented_and_measured():
             "knn_accuracy",
             "order_correlation",
             "adjacent_nearer",
+            "within_class_share",
             "trustworthiness",
             "continuity",
         }
@@ -54,3 +57,130 @@ def test_best_perplexity_prefers_order_then_separation():
         }
     )
     assert bvp.best_perplexity(table) == 40
+
+
+# ----------------------------------------------------------------------------- verdicts
+def judged(**columns):
+    """A judged table of hypothetical methods on a known 3-D dataset."""
+    import pandas as pd
+
+    table = pd.DataFrame(columns, index=[f"m{i}" for i in range(len(columns["knn_accuracy"]))])
+    return bvp.judge(table, *_three_blobs())
+
+
+def test_verdict_thresholds():
+    from dimred import quality
+
+    table = judged(
+        knn_accuracy=[1.0, 0.0, 1.0, 1.0],
+        order_correlation=[1.0, 0.8999999999999999, 0.89, 1.0],  # rho = 0.9 up to rounding
+        adjacent_nearer=[1.0, 1.0, 1.0, float("nan")],
+        within_class_share=[0.9, 0.9, 0.9, 0.0],
+    )
+    assert table["knn_input"].iloc[0] == pytest.approx(
+        quality.knn_accuracy(*_three_blobs()), abs=1e-12
+    )
+    assert list(table["separates"]) == [True, False, True, True]
+    assert list(table["ordered"]) == [True, True, False, True]  # nan: fewer than 3 classes
+    assert list(table["informative"]) == [True, True, True, False]
+
+
+def _three_blobs():
+    import numpy as np
+
+    X, y = np.repeat(np.eye(3), 10, axis=0), np.repeat([1, 2, 3], 10)
+    return X + np.random.default_rng(0).normal(scale=0.4, size=X.shape), y
+
+
+def test_claims_are_decided_by_their_predicates():
+    import pandas as pd
+
+    table = judged(
+        knn_accuracy=[1.0, 1.0, 1.0, 0.2],
+        order_correlation=[1.0, 1.0, 0.2, 0.2],
+        adjacent_nearer=[1.0, 1.0, 0.0, 0.0],
+        within_class_share=[0.9, 0.05, 0.05, 0.9],
+    ).rename(index={"m0": "BVP", "m1": "LDA", "m2": "KDA", "m3": "PCA"})
+    claims = pd.DataFrame(
+        {
+            "artifact": "fig2",
+            "dataset": "toy",
+            "method": ["PCA", "KDA", "LDA", "BVP", "LDA"],
+            "predicate": [
+                "fails",
+                "compressed_without_order",
+                "not_informative",
+                "succeeds_informative",
+                "informative_ordered",
+            ],
+            "quote": "...",
+        },
+        index=["a", "b", "c", "d", "e"],
+    )
+    rows = bvp.claim_rows(claims, {"toy": table})
+    assert [r["status"] for r in rows] == ["match"] * 4 + ["deviates"]
+    assert rows[0]["reproduced"].endswith("not separates, not ordered, informative")
+
+
+def test_published_claims_name_known_methods_datasets_and_predicates():
+    claims = bvp.load_published("claims")
+    assert set(claims["predicate"]) <= set(bvp.PREDICATES) | {"similar_to_LDA_LSDA"}
+    assert set(claims["method"]) <= set(bvp.METHODS)
+    assert set(claims["dataset"]) <= set(bvp.REAL_DATASETS) | set(bvp.SYNTHETIC_DATASETS)
+    real = claims[claims["dataset"].isin(bvp.REAL_DATASETS)]
+    assert (real["artifact"] == real["dataset"].map(bvp.REAL_FIGURES)).all()
+
+
+def test_perplexity_rows():
+    published = bvp.load_published("tsne_perplexity")
+    rows = bvp.perplexity_rows(published, {"gaussians": 40.0, "swiss_rolls": 20.0})
+    assert [r["status"] for r in rows] == ["match", "deviates"]
+    assert rows[1]["deviation"] == -10.0
+
+
+# ----------------------------------------------------------------------------- solvers
+@pytest.mark.parametrize("name", bvp.REAL_DATASETS)
+def test_solvers_agree_on_every_standardised_dataset_of_the_paper(mirrored_data, name):
+    result = bvp.solver_agreement(*bvp.load_real(name), seeds=(0,))
+    assert result["max_angle_deg"] < 0.01
+    assert result["objective_riemannian"] == pytest.approx(result["objective_spectral"], rel=1e-8)
+
+
+@pytest.mark.parametrize("name", bvp.SYNTHETIC_DATASETS)
+def test_solvers_agree_on_the_synthetic_datasets(name):
+    result = bvp.solver_agreement(*bvp.load_synthetic(name, seed=0), seeds=(0,))
+    # the swiss rolls' centres are collinear up to noise: a small eigengap, a looser angle
+    assert result["max_angle_deg"] < (0.5 if name == "swiss_rolls" else 0.01)
+    assert result["objective_riemannian"] == pytest.approx(result["objective_spectral"], rel=1e-6)
+
+
+def test_algorithm1_stalls_on_raw_bondrate(mirrored_data):
+    """Features spread over 10^7: Algorithm 1 stops at MaxIter below the optimum."""
+    result = bvp.solver_agreement(*bvp.load_real("bondrate", standardize=False), seeds=(0,))
+    assert result["max_angle_deg"] > 45
+    assert result["objective_riemannian"] < result["objective_spectral"]
+
+
+def test_real_data_is_standardised(mirrored_data):
+    import numpy as np
+
+    X, y = bvp.load_real("newthyroid")
+    np.testing.assert_allclose(X.mean(0), 0, atol=1e-12)
+    np.testing.assert_allclose(X.std(0), 1)
+    assert sorted(set(y)) == [1, 2, 3]
+
+
+def test_unknown_synthetic_dataset():
+    with pytest.raises(ValueError, match="unknown synthetic dataset"):
+        bvp.load_synthetic("moons")
+
+
+# ----------------------------------------------------------------------------- sensitivity
+def test_swiss_roll_sensitivity_is_seeded_and_complete():
+    configs = bvp.swiss_roll_configs()
+    assert len(configs) == 42 and len({str(c) for c in configs}) == 42
+    first = bvp.swiss_roll_sensitivity(configs[:1], seeds=(0,))
+    again = bvp.swiss_roll_sensitivity(configs[:1], seeds=(0,))
+    assert first.equals(again)
+    assert set(bvp.SENSITIVITY_CLAIMS) <= set(first.columns)
+    assert first[list(bvp.SENSITIVITY_CLAIMS)].dtypes.eq(bool).all()

@@ -7,6 +7,7 @@ import papermill as pm
 import pytest
 
 from dimred import paths
+from dimred.experiments import bvp
 from dimred.experiments import metrical_importance as mi
 from dimred.reporting import COLUMNS, STATUSES
 
@@ -24,17 +25,22 @@ def test_committed_without_outputs_and_parameterised(notebook):
     assert "quick = False" in source and "output_dir =" in source
 
 
-@pytest.fixture(scope="module")
-def metrical_run(mirrored_data, tmp_path_factory):
-    out = tmp_path_factory.mktemp("metrical_importance")
+def run_quick(name, tmp_path_factory):
+    """Execute ``notebooks/<name>.ipynb`` in quick mode; return its output folder."""
+    out = tmp_path_factory.mktemp(name)
     pm.execute_notebook(
-        str(paths.ROOT / "notebooks" / "metrical_importance.ipynb"),
+        str(paths.ROOT / "notebooks" / f"{name}.ipynb"),
         str(out / "executed.ipynb"),
         parameters={"quick": True, "output_dir": str(out / "figures")},
         cwd=str(paths.ROOT / "notebooks"),
         progress_bar=False,
     )
     return out / "figures"
+
+
+@pytest.fixture(scope="module")
+def metrical_run(mirrored_data, tmp_path_factory):
+    return run_quick("metrical_importance", tmp_path_factory)
 
 
 @pytest.mark.notebook
@@ -102,3 +108,39 @@ def test_metrical_importance_findings_beyond_the_tables(metrical_run):
     readings = pd.read_csv(metrical_run / "pca_order_readings.csv")
     paper = readings[(readings["numbering"] == "paper") & (readings["importance"] == "weight")]
     assert (paper["positions_matching"] == paper["n_features"]).all()
+
+
+@pytest.fixture(scope="module")
+def bvp_run(mirrored_data, tmp_path_factory):
+    return run_quick("bvp", tmp_path_factory)
+
+
+@pytest.mark.notebook
+def test_bvp_notebook_writes_every_artefact(bvp_run):
+    figures = ["fig1_view_sphere", "fig2_gaussians", "fig3_swiss_rolls"] + [
+        f"{fig}_{name}" for name, fig in bvp.REAL_FIGURES.items()
+    ]
+    for stem in figures:
+        assert (bvp_run / f"{stem}.png").exists() and (bvp_run / f"{stem}.pdf").exists(), stem
+    tables = ["table1_datasets", "solver_agreement", "tsne_perplexity_sweep", "metrics"]
+    for stem in tables + ["swiss_roll_sensitivity", "reproduction"]:
+        assert (bvp_run / f"{stem}.csv").exists() and (bvp_run / f"{stem}.md").exists(), stem
+
+
+@pytest.mark.notebook
+def test_bvp_notebook_measures_every_method_and_claim(bvp_run):
+    metrics = pd.read_csv(bvp_run / "metrics.csv", index_col=[0, 1])
+    for name in bvp.SYNTHETIC_DATASETS:
+        assert list(metrics.loc[name].index) == list(bvp.METHODS)
+    for name in bvp.REAL_DATASETS:
+        assert list(metrics.loc[name].index) == ["BVP", "LDA", "LSDA"]
+    assert metrics[["separates", "ordered", "informative"]].dtypes.eq(bool).all()
+    report = pd.read_csv(bvp_run / "reproduction.csv")
+    assert tuple(report.columns) == COLUMNS and set(report["status"]) <= set(STATUSES)
+    table1 = report[report["artifact"] == "table1"]
+    assert len(table1) == 24 and (table1["status"] == "match").all()
+    claims = report[report["note"].str.startswith("predicate ")]
+    assert len(claims) == len(bvp.load_published("claims"))
+    assert report["item"].str.startswith("best t-SNE perplexity").sum() == 2
+    agreement = pd.read_csv(bvp_run / "solver_agreement.csv", index_col=[0, 1])
+    assert agreement.loc[(slice(None), "standardised"), "max_angle_deg"].max() < 0.01

@@ -8,6 +8,7 @@ from dimred.quality import (
     knn_accuracy,
     neighbourhood_scores,
     order_correlation,
+    within_class_share,
 )
 
 
@@ -52,3 +53,16 @@ def test_neighbourhood_scores_of_identity_and_of_a_scramble():
     assert identity == {"trustworthiness": 1.0, "continuity": 1.0}
     scrambled = neighbourhood_scores(X, rng.permutation(X))
     assert scrambled["trustworthiness"] < 0.7 and scrambled["continuity"] < 0.7
+
+
+def test_within_class_share_is_the_anova_ratio():
+    rng = np.random.default_rng(0)
+    Z, y = rng.normal(size=(90, 2)), np.repeat([1, 2, 3], 30)
+    # brute force: one minus the between-class share (the ANOVA decomposition)
+    centres = np.array([Z[y == k].mean(0) for k in (1, 2, 3)])
+    between = sum(30 * np.sum((c - Z.mean(0)) ** 2) for c in centres)
+    total = np.sum((Z - Z.mean(0)) ** 2)
+    assert within_class_share(Z, y) == pytest.approx(1 - between / total)
+    collapsed = centres[y - 1]
+    assert within_class_share(collapsed, y) == pytest.approx(0.0)
+    assert within_class_share(3.0 * Z + 7.0, y) == pytest.approx(within_class_share(Z, y))

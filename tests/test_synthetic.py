@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.decomposition import PCA
 
-from dimred.quality import order_correlation
+from dimred.quality import knn_accuracy, order_correlation
 from dimred.synthetic import ordinal_gaussians, ordinal_swiss_rolls
 
 
@@ -30,4 +30,19 @@ def test_swiss_roll_centres_are_ordered_along_the_offset():
     X, y = ordinal_swiss_rolls(n_per_class=4000, random_state=1)
     centres = np.array([X[y == k].mean(0) for k in range(1, 5)])
     steps = np.diff(centres, axis=0)
-    np.testing.assert_allclose(steps, np.tile([3.0, 2.0, 1.0], (3, 1)), atol=0.4)
+    np.testing.assert_allclose(steps, np.tile([0.0, 3.0, 3.0], (3, 1)), atol=0.4)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_swiss_rolls_have_the_properties_the_paper_states(seed):
+    X, y = ordinal_swiss_rolls(random_state=seed)
+    centres = np.array([X[y == k].mean(0) for k in range(1, 5)])
+    for k, centre in enumerate(centres, start=1):
+        distance = np.linalg.norm(X - centre, axis=1)
+        nearest_own = distance[y == k].min()
+        nearest_adjacent = distance[np.abs(y - k) == 1].min()
+        assert nearest_adjacent < nearest_own  # "centers closer to adjacent classes"
+    gaussians = ordinal_gaussians(random_state=seed)
+    assert knn_accuracy(X, y) > knn_accuracy(*gaussians) + 0.2  # better separated in 3-D
+    direction = (centres[-1] - centres[0]) / np.linalg.norm(centres[-1] - centres[0])
+    assert abs(PCA(1).fit(X).components_[0] @ direction) < 0.9  # not the principal axis

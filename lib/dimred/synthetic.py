@@ -55,28 +55,47 @@ def ordinal_swiss_rolls(
     n_per_class=200,
     n_classes=4,
     turns=(1.5, 3.0),
-    height=10.0,
-    offset=(3.0, 2.0, 1.0),
-    noise=0.3,
+    height=4.0,
+    offset=(0.0, 3.0, 3.0),
+    noise=0.2,
     random_state=None,
 ):
     """Partial swiss rolls, one per class, offset along the order (Fig. 3).
 
-    Class ``k`` samples the roll ``(t cos t, h, t sin t)`` with
-    ``t`` uniform in ``pi * turns`` and ``h`` uniform in ``[0, height]``, plus
-    Gaussian ``noise``, shifted by ``(k - 1) * offset``. A roll's centre lies
-    inside its curl, away from its own points, so adjacent rolls come closer to
-    a class centre than that class's own points do.
+    Class ``k`` samples the roll ``(t cos t, h, t sin t)`` with ``t`` uniform
+    in ``pi * turns`` and ``h`` uniform in ``[0, height]``, plus isotropic
+    Gaussian ``noise``, shifted by ``(k - 1) * offset``.
+
+    The paper gives only "partial swiss rolls, 200 instances per class, offset
+    in 3D in accordance to their ordinality". The defaults were chosen, before
+    any method was run, to have the three properties its text states about the
+    data (checked by ``tests/test_synthetic.py``):
+
+    * every class centre lies inside its roll's curl, nearer to instances of
+      an adjacent class than to its own ("the class centers are located closer
+      to the instances of adjacent classes");
+    * the classes are better separated in 3-D than the Gaussian classes of
+      Fig. 2 (cross-validated 5-NN accuracy 0.95 against 0.64);
+    * the first principal axis of the whole cloud is not the direction of
+      the offsets (they are 30-40 degrees apart).
+
+    Among the configurations examined (turns ``(1, 2)`` or ``(1.5, 3)``,
+    height 4, 8 or 12, seven offsets), this one satisfies the first property
+    for every class and separates the classes best in 3-D. Other configurations
+    give other verdicts for PCA and LDA; ``dimred.experiments.bvp`` measures
+    how the paper's claims depend on them.
 
     Parameters
     ----------
     n_per_class : int, default=200
     n_classes : int, default=4
     turns : tuple of 2 floats, default=(1.5, 3.0)
-        Range of the roll parameter in units of pi (a partial roll).
-    height : float, default=10.0
-    offset : tuple of 3 floats, default=(3.0, 2.0, 1.0)
-    noise : float, default=0.3
+        Range of the roll parameter in units of pi (three quarters of a turn).
+    height : float, default=4.0
+        Width of the roll along its axis (the second coordinate).
+    offset : tuple of 3 floats, default=(0.0, 3.0, 3.0)
+        Shift between consecutive classes.
+    noise : float, default=0.2
     random_state : int, RandomState or None
 
     Returns
