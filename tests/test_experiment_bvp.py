@@ -184,3 +184,16 @@ def test_swiss_roll_sensitivity_is_seeded_and_complete():
     assert first.equals(again)
     assert set(bvp.SENSITIVITY_CLAIMS) <= set(first.columns)
     assert first[list(bvp.SENSITIVITY_CLAIMS)].dtypes.eq(bool).all()
+
+
+def test_evaluate_reuses_precomputed_embeddings():
+    import numpy as np
+
+    from dimred.synthetic import ordinal_gaussians
+
+    X, y = ordinal_gaussians(n_per_class=20, random_state=0)
+    given = X[:, :2] * 0.0  # every point on one spot: no method would produce this
+    embeddings, table = bvp.evaluate(X, y, ("BVP", "t-SNE"), precomputed={"t-SNE": given})
+    assert list(embeddings) == ["BVP", "t-SNE"] and embeddings["t-SNE"] is given
+    assert table.loc["t-SNE", "within_class_share"] == 0.0
+    np.testing.assert_allclose(embeddings["BVP"], bvp.embed("BVP", X, y))

@@ -144,3 +144,29 @@ def test_bvp_notebook_measures_every_method_and_claim(bvp_run):
     assert report["item"].str.startswith("best t-SNE perplexity").sum() == 2
     agreement = pd.read_csv(bvp_run / "solver_agreement.csv", index_col=[0, 1])
     assert agreement.loc[(slice(None), "standardised"), "max_angle_deg"].max() < 0.01
+
+
+def test_committed_bvp_findings_match_the_text():
+    """The numbers the BVP notebook's prose and the README quote, from the committed full run."""
+    folder = paths.FIGURES_DIR / "bvp"
+    report = pd.read_csv(folder / "reproduction.csv")
+    claims = report[report["note"].str.startswith("predicate ")]
+    by_artifact = claims.groupby(claims["artifact"].str.slice(0, 4))["status"]
+    held = by_artifact.apply(lambda s: (s == "match").sum()).to_dict()
+    assert (held["fig2"], held["fig3"], len(claims)) == (4, 5, 32)
+    assert (claims["status"] == "match").sum() == 16
+    sensitivity = pd.read_csv(folder / "swiss_roll_sensitivity.csv")
+    assert len(sensitivity) == 42 * 3
+    share = sensitivity[list(bvp.SENSITIVITY_CLAIMS)].mean().round(2)
+    assert share.to_dict() == {
+        "swiss_pca_fails": 0.44,
+        "swiss_lda_fails": 0.87,
+        "swiss_bvp_good": 0.39,
+        "swiss_lsda_good": 0.70,
+    }
+    assert sensitivity[list(bvp.SENSITIVITY_CLAIMS)].all(axis=1).mean() < 0.02
+    agreement = pd.read_csv(folder / "solver_agreement.csv", index_col=[0, 1])
+    raw = agreement.xs("raw", level=1)["max_angle_deg"]
+    assert (raw[["pasture", "bondrate"]] > 89).all() and (
+        raw.drop(["pasture", "bondrate"]) < 0.01
+    ).all()

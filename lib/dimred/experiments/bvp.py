@@ -234,8 +234,14 @@ def judge(table, X, y):
     return table
 
 
-def evaluate(X, y, methods=METHODS, seed=0, perplexity=30.0, n_jobs=None):
+def evaluate(X, y, methods=METHODS, seed=0, perplexity=30.0, n_jobs=None, precomputed=None):
     """Embed ``X`` by every method, measure and judge each embedding.
+
+    Parameters
+    ----------
+    precomputed : dict of str to ndarray, optional
+        Embeddings already made (e.g. t-SNE's from :func:`tsne_sweep`); those
+        methods are not run again.
 
     Returns
     -------
@@ -244,8 +250,11 @@ def evaluate(X, y, methods=METHODS, seed=0, perplexity=30.0, n_jobs=None):
         Indexed by method: the metrics of :func:`embedding_metrics` and the
         verdicts of :func:`judge`.
     """
-    results = Parallel(n_jobs=n_jobs)(delayed(embed)(m, X, y, seed, perplexity) for m in methods)
-    embeddings = dict(zip(methods, results, strict=True))
+    precomputed = precomputed or {}
+    todo = [m for m in methods if m not in precomputed]
+    results = Parallel(n_jobs=n_jobs)(delayed(embed)(m, X, y, seed, perplexity) for m in todo)
+    computed = {**precomputed, **dict(zip(todo, results, strict=True))}
+    embeddings = {m: computed[m] for m in methods}
     table = pd.DataFrame({m: embedding_metrics(X, y, Z) for m, Z in embeddings.items()}).T
     table.index.name = "method"
     return embeddings, judge(table.astype(float), X, y)

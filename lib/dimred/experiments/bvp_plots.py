@@ -5,6 +5,8 @@ Classes are coloured along an ordinal colour map; class centres are black
 circles carrying the class label, as in the paper.
 """
 
+from string import ascii_lowercase
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -59,7 +61,7 @@ def figure_methods(X, y, embeddings, views=((20, -60), (60, 30)), suptitle=""):
     suptitle : str
     """
     fig = plt.figure(figsize=(10, 7.5))
-    letters = iter("abcdefghi")
+    letters = iter(ascii_lowercase)
     for i, view in enumerate(views, start=1):
         _axes_3d(fig, (3, 3, i), X, y, view, f"({next(letters)}) data, view {i}")
     for i, (name, Z) in enumerate(embeddings.items(), start=len(views) + 1):
@@ -72,7 +74,7 @@ def figure_methods(X, y, embeddings, views=((20, -60), (60, 30)), suptitle=""):
 def figure_real(embeddings, y, name):
     """Figs. 4-9: the embeddings of one real dataset side by side."""
     fig, axes = plt.subplots(1, len(embeddings), figsize=(3.2 * len(embeddings), 3.2))
-    for ax, letter, (method, Z) in zip(axes, "abc", embeddings.items(), strict=False):
+    for ax, letter, (method, Z) in zip(axes, ascii_lowercase, embeddings.items(), strict=False):
         scatter_classes(ax, Z, y, f"({letter}) {method}")
     fig.suptitle(name)
     fig.tight_layout()
@@ -85,7 +87,7 @@ def _sphere_objective(differences, resolution):
         np.linspace(0, np.pi, resolution), np.linspace(0, 2 * np.pi, 2 * resolution)
     )
     v = np.stack([np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi), np.cos(theta)])
-    return v, np.einsum("kd,dij->kij", differences, v) ** 2
+    return v, np.sum(np.einsum("kd,dij->kij", differences, v) ** 2, axis=0)
 
 
 def figure_view_sphere(X, y, resolution=60):
@@ -96,8 +98,7 @@ def figure_view_sphere(X, y, resolution=60):
     """
     model = BestViewProjection(2).fit(X, y)
     differences = np.diff(model.centres_, axis=0)
-    v, terms = _sphere_objective(differences, resolution)
-    objective = terms.sum(axis=0)
+    v, objective = _sphere_objective(differences, resolution)
     normal = np.cross(*model.components_)
     fig = plt.figure(figsize=(10, 3.4))
     _axes_3d(fig, (1, 3, 1), X, y, (20, -60), "(a) data")
