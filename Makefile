@@ -31,7 +31,7 @@ endif
 # Per-paper parameters: the random-forest runs per curve point (metrical importance).
 PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
-PAPERS := metrical_importance bvp
+PAPERS := metrical_importance bvp orml
 LIB := $(shell find lib -name '*.py') pyproject.toml
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
@@ -63,6 +63,7 @@ figures: $(DONE) ## Rebuild every figure and table, then figures/REPRODUCTION.md
 
 metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
 bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only
+orml: $(STAMPS)/orml.done ## Ordinal regression via manifold learning paper only
 
 # The parameters a paper was last built with; rewritten only when they change.
 .PRECIOUS: $(STAMPS)/%.params
@@ -85,6 +86,7 @@ test: $(ENV_STAMP) ## Run the test suite (unit tests + every notebook in quick m
 bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
 	$(PYTHON) benchmarks/bench_metrical.py
 	$(PYTHON) benchmarks/bench_bvp.py
+	$(PYTHON) benchmarks/bench_orml.py
 
 lint: $(ENV_STAMP) ## ruff check of lib/ and tests/
 	$(PYTHON) -m ruff check lib tests benchmarks

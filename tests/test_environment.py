@@ -20,10 +20,11 @@ def pyproject_pins():
 
 
 def environment_pins():
+    """Conda pins (``name=version``) and the pip section's (``name==version``)."""
     pins = {}
     text = (paths.ROOT / "environment.yml").read_text()
     for line in text.split("dependencies:")[1].splitlines():
-        match = re.fullmatch(r"\s+- ([\w.-]+)(?:=(\S+))?", line)
+        match = re.fullmatch(r"\s+- ([\w.-]+)(?:==?(\S+))?", line)
         if match:
             pins[match.group(1)] = match.group(2)
     return pins

@@ -2,12 +2,13 @@
 
 import json
 
+import numpy as np
 import pandas as pd
 import papermill as pm
 import pytest
 
 from dimred import paths
-from dimred.experiments import bvp
+from dimred.experiments import bvp, orml
 from dimred.experiments import metrical_importance as mi
 from dimred.reporting import COLUMNS, STATUSES
 
@@ -170,3 +171,68 @@ def test_committed_bvp_findings_match_the_text():
     assert (raw[["pasture", "bondrate"]] > 89).all() and (
         raw.drop(["pasture", "bondrate"]) < 0.01
     ).all()
+
+
+@pytest.fixture(scope="module")
+def orml_run(mirrored_data, tmp_path_factory):
+    return run_quick("orml", tmp_path_factory)
+
+
+@pytest.mark.notebook
+def test_orml_notebook_writes_every_artefact(orml_run):
+    for stem in ["umist_subjects", "fig3_umist_projection", "table2_mae_curves"]:
+        assert (orml_run / f"{stem}.png").exists() and (orml_run / f"{stem}.pdf").exists(), stem
+    tables = ["c_invariance", "singular_scatter", "fig3_intervals", "fig3_summary"]
+    tables += ["table1_movielens", "table1_search", "table2_usps", "table2_search", "table2_runs"]
+    for stem in tables + ["reproduction"]:
+        assert (orml_run / f"{stem}.csv").exists() and (orml_run / f"{stem}.md").exists(), stem
+
+
+@pytest.mark.notebook
+def test_orml_notebook_findings(orml_run):
+    """C never changes a prediction; the pseudo-inverse fails exactly when the graph splits."""
+    c_effect = pd.read_csv(orml_run / "c_invariance.csv", index_col=0)
+    assert c_effect["predictions equal to C=1"].all()
+    assert np.allclose(c_effect[["|w| / (C |w(1)|)", "b_1 / (C b_1(1))"]], 1.0)
+    search = pd.read_csv(orml_run / "table1_search.csv")
+    orml_search = search[search["method"] == "ORML"].groupby("user")["mae"]
+    assert (orml_search.max() - orml_search.min()).max() < 1e-12
+    singular = pd.read_csv(orml_run / "singular_scatter.csv", index_col=0)
+    split = singular["components"] > 1
+    assert split.all() and (singular["rank S"] < singular["rank X"]).all()
+    assert (singular["cost ridge"] < 1e-6 * singular["cost pinv"]).all()
+    assert (singular["margin ridge"] > singular["margin pinv"]).all()
+
+
+@pytest.mark.notebook
+def test_orml_notebook_reports_every_published_number(orml_run):
+    report = pd.read_csv(orml_run / "reproduction.csv")
+    assert tuple(report.columns) == COLUMNS and set(report["status"]) <= set(STATUSES)
+    assert len(report[report["artifact"] == "table1"]) == 6
+    # quick mode runs one training size: its 11 cells of Table 2
+    assert len(report[report["artifact"] == "table2"]) == 11
+    assert len(report[report["artifact"] == "fig3"]) == 3 + 1 + 6 + 2
+    quoted = report[report["note"].str.startswith("paper (")]
+    assert len(quoted) == len(orml.load_published("claims"))
+    assert "not_reproducible" in set(report.loc[report["item"] == "USPS images", "status"])
+
+
+def test_committed_orml_findings_match_the_text():
+    """The numbers the ORML notebook's prose and the README quote, from the committed full run."""
+    folder = paths.FIGURES_DIR / "orml"
+    assert pd.read_csv(folder / "c_invariance.csv")["predictions equal to C=1"].all()
+    singular = pd.read_csv(folder / "singular_scatter.csv", index_col=0)
+    assert singular.loc[5, ["test MAE pinv", "test MAE ridge"]].round(2).tolist() == [0.57, 0.04]
+    assert singular.loc[10, "components"] == 1
+    assert singular.loc[10, "test MAE pinv"] == singular.loc[10, "test MAE ridge"]
+    table2 = pd.read_csv(folder / "table2_usps.csv").set_index(["method", "per_class"])
+    assert table2.loc["ORML", "mean ours"].round(2).tolist() == [2.51, 2.69, 1.99, 1.80]
+    assert table2.loc["KDLOR", "mean ours"].agg(["min", "max"]).round(2).tolist() == [0.54, 1.17]
+    assert table2.loc["ORML/M", "mean ours"].between(2.85, 3.05).all()
+    report = pd.read_csv(folder / "reproduction.csv")
+    orml_cells = report[report["item"].str.startswith("MAE ORML per_class")]
+    assert (orml_cells["status"] == "within_error").all()
+    table1 = pd.read_csv(folder / "table1_movielens.csv").set_index("method")["mean ours"]
+    assert (round(table1["ORML"], 2), round(table1["KDLOR"], 2)) == (1.45, 0.87)
+    summary = pd.read_csv(folder / "fig3_summary.csv", index_col=0)
+    assert summary["train_ordered"].all() and (summary["test_accuracy"].round(2) == 0.96).all()

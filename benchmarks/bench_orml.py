@@ -1,0 +1,88 @@
+"""Benchmark: ORML's sparse graph construction against the dense n x n one, and the
+exact simplex QP against a general-purpose solver (SLSQP).
+
+Run with ``make bench``. The graph of Eqs. (2)-(3) is built on USPS-sized data
+(256 features, 10 ranks) by :func:`dimred.graphs.knn_distances` +
+:func:`~dimred.graphs.heat_kernel_graph` (per-rank tree queries, O(n k) memory) and
+by :func:`~dimred.graphs.dense_ordinal_graph` (all pairwise enlarged distances,
+O(n^2) memory), in the same process; the report gives the speed ratio, the
+memory each needs for the result and the largest difference between the two
+graphs. Written to ``build/bench/orml.md``.
+"""
+
+import time
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+from dimred import paths
+from dimred.graphs import dense_ordinal_graph, heat_kernel_graph, knn_distances
+from dimred.reporting import write_table
+from dimred.simplex_qp import simplex_qp
+
+
+def timed(function, *args):
+    start = time.perf_counter()
+    result = function(*args)
+    return time.perf_counter() - start, result
+
+
+def sparse_graph(X, codes, k):
+    return heat_kernel_graph(*knn_distances(X, k, codes))
+
+
+def graph_rows(sizes=(1000, 2000, 4000), n_features=256, n_ranks=10, k=10, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in sizes:
+        codes = rng.integers(0, n_ranks, n)
+        X = rng.normal(size=(n, n_features)) + codes[:, None] * 0.1
+        sparse_s, (graph, _) = timed(sparse_graph, X, codes, k)
+        dense_s, dense = timed(dense_ordinal_graph, X, codes, k)
+        rows.append({
+            "benchmark": "ORML graph: sparse k-NN vs dense n x n",
+            "n": n,
+            "ours_s": round(sparse_s, 3),
+            "baseline_s": round(dense_s, 3),
+            "speed_ratio": round(dense_s / sparse_s, 1),
+            "ours_MB": round((graph.data.nbytes + graph.indices.nbytes) / 2**20, 3),
+            "baseline_MB": round(dense.nbytes / 2**20, 1),
+            "max_difference": float(np.abs(graph.toarray() - dense).max()),
+        })  # fmt: skip
+    return rows
+
+
+def qp_row(size=9, repeats=50, seed=0):
+    rng = np.random.default_rng(seed)
+    problems = [rng.normal(size=(size - 2, size)) for _ in range(repeats)]
+    problems = [G.T @ G for G in problems]  # rank-deficient, as with a singular S
+    exact_s, exact = timed(lambda: [simplex_qp(H) for H in problems])
+
+    def slsqp(H):
+        start = np.full(size, 1.0 / size)
+        return minimize(lambda a: a @ H @ a, start, jac=lambda a: 2 * H @ a, method="SLSQP",
+                        bounds=[(0, None)] * size,
+                        constraints={"type": "eq", "fun": lambda a: a.sum() - 1},
+                        options={"ftol": 1e-12, "maxiter": 500}).x  # fmt: skip
+
+    general_s, general = timed(lambda: [slsqp(H) for H in problems])
+    gaps = [a @ H @ a - b @ H @ b for H, a, b in zip(problems, exact, general, strict=True)]
+    return {
+        "benchmark": f"simplex QP ({size} multipliers): exact vs SLSQP",
+        "n": repeats,
+        "ours_s": round(exact_s, 3),
+        "baseline_s": round(general_s, 3),
+        "speed_ratio": round(general_s / exact_s, 2),
+        "max_difference": float(max(gaps)),
+    }
+
+
+def main():
+    report = pd.DataFrame([*graph_rows(), qp_row()])
+    write_table(report, paths.ROOT / "build" / "bench" / "orml", index=False)
+    print(report.to_markdown(index=False))
+
+
+if __name__ == "__main__":
+    main()
