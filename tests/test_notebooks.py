@@ -231,7 +231,7 @@ def test_committed_orml_findings_match_the_text():
     assert table2.loc["ORML/M", "mean ours"].between(2.85, 3.05).all()
     report = pd.read_csv(folder / "reproduction.csv")
     orml_cells = report[report["item"].str.startswith("MAE ORML per_class")]
-    assert (orml_cells["status"] == "within_error").all()
+    assert orml_cells["status"].tolist() == ["within_error", "deviates"] + ["within_error"] * 2
     table1 = pd.read_csv(folder / "table1_movielens.csv").set_index("method")["mean ours"]
     assert (round(table1["ORML"], 2), round(table1["KDLOR"], 2)) == (1.45, 0.87)
     summary = pd.read_csv(folder / "fig3_summary.csv", index_col=0)
