@@ -401,7 +401,7 @@ def test_multilinear_orml_objective_is_non_increasing_and_equals_vector_J():
         assert np.all(np.diff(J) <= 1e-9 * np.abs(J[1:]))
         assert J[-1] < J[0] < 0
         # coef_ = vec(w1 w2^T), and J of Eq. (10) is the vector J (4) at coef_.
-        w1, w2 = est.components_
+        w1, w2 = est.mode_vectors_
         assert np.linalg.norm(w1) == pytest.approx(1)
         np.testing.assert_allclose(est.coef_, np.outer(w1, w2).ravel(), rtol=1e-12)
         images = (X - X.mean(0)).reshape(-1, 6, 5)

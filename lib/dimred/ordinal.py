@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-__all__ = ["check_ranks", "rank_means", "rank_thresholds", "threshold_predict"]
+__all__ = ["check_ranks", "rank_thresholds", "threshold_predict"]
 
 
 def check_ranks(y, name, min_per_rank=1):
@@ -78,13 +78,6 @@ def check_ranks(y, name, min_per_rank=1):
             stacklevel=3,
         )
     return classes, codes
-
-
-def rank_means(Z, codes, n_ranks):
-    """Mean of the rows of ``Z`` in each rank, shape ``(n_ranks, n_features)``."""
-    means = np.zeros((n_ranks,) + Z.shape[1:])
-    np.add.at(means, codes, Z)
-    return means / np.bincount(codes, minlength=n_ranks).reshape((-1,) + (1,) * (Z.ndim - 1))
 
 
 def rank_thresholds(z, codes):

@@ -11,10 +11,11 @@ TNPE, MIE) by the same rule, as the comparison in the paper requires
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
+from sklearn.base import ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._projection import LinearProjection
 from .graphs import _check_neighbors
 from .ordinal import check_ranks, rank_thresholds, threshold_predict
 from .projection_criteria import (
@@ -27,26 +28,27 @@ from .projection_criteria import (
 
 __all__ = ["ORML", "MultilinearORML", "MultilinearRankProjection", "RankProjection"]
 
-#: Baseline criteria by name: (factory(X, codes, n_neighbors, ridge), name in the paper).
+#: Baseline criteria by name: factory(X, codes, n_neighbors, ridge).
 BASELINES = {
-    "lda": (lambda X, codes, k, ridge: LDACriterion(codes, ridge), ("LDA", "MLDA")),
-    "lpp": (lambda X, codes, k, ridge: LPPCriterion(X, k, ridge), ("LPP", "TLPP")),
-    "npe": (lambda X, codes, k, ridge: NPECriterion(X, k, ridge), ("NPE", "TNPE")),
-    "isoprojection": (
-        lambda X, codes, k, ridge: IsoProjectionCriterion(X, k, ridge),
-        ("IsoProjection", "MIE"),
-    ),
+    "lda": lambda X, codes, k, ridge: LDACriterion(codes, ridge),
+    "lpp": lambda X, codes, k, ridge: LPPCriterion(X, k, ridge),
+    "npe": lambda X, codes, k, ridge: NPECriterion(X, k, ridge),
+    "isoprojection": lambda X, codes, k, ridge: IsoProjectionCriterion(X, k, ridge),
 }
 
 
-class _ThresholdRanker(ClassifierMixin, TransformerMixin, BaseEstimator):
-    """A direction ``coef_`` on centred data plus the thresholds of Eq. (9).
+class _ThresholdRanker(ClassifierMixin, LinearProjection):
+    """A direction on centred data plus the thresholds of Eq. (9).
 
+    The direction is ``components_[0]`` (``coef_``), so ``transform`` is the
+    1-D projection ``w^T (x - mean_)`` of :class:`LinearProjection`.
     Subclasses define ``_criterion(X, codes)`` and ``_direction(X, criterion)``.
     """
 
     #: Flip the direction so the projection increases with the rank.
     _orient = True
+    #: One output feature, the projection (not a hyper-parameter).
+    n_components = 1
 
     def fit(self, X, y):
         """Learn the direction and the rank thresholds.
@@ -73,24 +75,15 @@ class _ThresholdRanker(ClassifierMixin, TransformerMixin, BaseEstimator):
         z = X @ w
         if self._orient and z @ (codes - codes.mean()) < 0:
             w, z = -w, -z
-        self.coef_ = w
+        self.components_ = w[None, :]
         self.thresholds_ = rank_thresholds(z, codes)
         return self
 
-    def transform(self, X):
-        """The 1-D projection ``w^T (x - mean)``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 1)
-        """
+    @property
+    def coef_(self):
+        """The direction ``w``, shape ``(n_features,)``."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return ((X - self.mean_) @ self.coef_)[:, None]
+        return self.components_[0]
 
     def predict(self, X):
         """Ranks by Eq. (8).
@@ -106,15 +99,6 @@ class _ThresholdRanker(ClassifierMixin, TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         return self.classes_[threshold_predict(self.transform(X)[:, 0], self.thresholds_)]
 
-    @property
-    def _n_features_out(self):
-        return 1
-
-    def get_feature_names_out(self, input_features=None):
-        """``["<class name lower-case>0"]``."""
-        check_is_fitted(self)
-        return np.asarray([f"{type(self).__name__.lower()}0"], dtype=object)
-
 
 class _VectorRanker(_ThresholdRanker):
     def _direction(self, X, criterion):
@@ -128,7 +112,8 @@ class _TensorRanker(_ThresholdRanker):
     Rows of ``X`` are images flattened row-major. Each sweep solves the
     criterion for ``w1`` on ``X_i w2`` and then for ``w2`` on ``X_i^T w1``
     with the graph fixed (Eq. 11); the objective after every sweep is kept in
-    ``objective_``. ``coef_ = vec(w1 w2^T)``, so ``w1^T X_i w2 = coef_ . x_i``.
+    ``objective_``. ``coef_ = vec(w1 w2^T)``, so ``w1^T X_i w2 = coef_ . x_i``;
+    ``(w1, w2)`` is kept in ``mode_vectors_``.
     """
 
     def _shape(self, n_features):
@@ -156,7 +141,7 @@ class _TensorRanker(_ThresholdRanker):
                 break
         self.objective_ = np.asarray(history)
         self.n_iter_ = len(history)
-        self.components_ = (w1, w2)
+        self.mode_vectors_ = (w1, w2)
         return np.outer(w1, w2).ravel()
 
 
@@ -193,7 +178,8 @@ class ORML(_VectorRanker):
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
-        ``w`` (Eq. 6).
+        ``w`` (Eq. 6), i.e. ``components_[0]``.
+    components_ : ndarray of shape (1, n_features)
     thresholds_ : ndarray of shape (n_classes,)
         ``b_1 .. b_k`` (Eq. 9), for the centred data.
     mean_ : ndarray of shape (n_features,)
@@ -252,7 +238,7 @@ class MultilinearORML(_TensorRanker, ORML):
 
     Attributes
     ----------
-    components_ : tuple of ndarray
+    mode_vectors_ : tuple of ndarray
         ``(w1, w2)``; ``w1`` has unit norm.
     objective_ : ndarray of shape (n_iter_,)
         ``J`` after each sweep.
@@ -302,6 +288,8 @@ class RankProjection(_VectorRanker):
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
+        The direction, ``components_[0]``.
+    components_ : ndarray of shape (1, n_features)
     thresholds_ : ndarray of shape (n_classes,)
     mean_ : ndarray of shape (n_features,)
     fit_info_ : dict
@@ -321,7 +309,7 @@ class RankProjection(_VectorRanker):
             raise ValueError(f"method={self.method!r} must be one of {sorted(BASELINES)}.")
         if not self.ridge >= 0:
             raise ValueError(f"ridge={self.ridge!r} must be non-negative.")
-        return BASELINES[self.method][0](X, codes, self.n_neighbors, self.ridge)
+        return BASELINES[self.method](X, codes, self.n_neighbors, self.ridge)
 
 
 class MultilinearRankProjection(_TensorRanker, RankProjection):
@@ -341,7 +329,7 @@ class MultilinearRankProjection(_TensorRanker, RankProjection):
 
     Attributes
     ----------
-    components_, objective_, n_iter_ :
+    mode_vectors_, objective_, n_iter_ :
         As in :class:`MultilinearORML` (``objective_`` is the Rayleigh quotient).
     coef_, thresholds_, mean_, fit_info_, classes_ :
         As in :class:`RankProjection`.

@@ -20,9 +20,9 @@ import scipy.sparse as sp
 from scipy.linalg import pinvh
 from scipy.sparse.csgraph import shortest_path
 
+from ._projection import class_centres
 from .eigen import generalized_eigh
 from .graphs import heat_kernel_graph, knn_distances
-from .ordinal import rank_means
 from .simplex_qp import simplex_qp
 
 __all__ = [
@@ -88,7 +88,7 @@ class LDACriterion(_RatioCriterion):
         self.codes = codes
 
     def matrices(self, Z):
-        means = rank_means(Z, self.codes, self.codes.max() + 1)
+        _, means = class_centres(Z, self.codes)
         within = Z - means[self.codes]
         counts = np.bincount(self.codes)
         centred = means - counts @ means / counts.sum()
@@ -215,7 +215,7 @@ class ORMLCriterion:
         if self.ridge > 0:
             m = scatter.shape[0]
             scatter = scatter + self.ridge * np.trace(scatter) / m * np.eye(m)
-        differences = np.diff(rank_means(Z, self.codes, self.codes.max() + 1), axis=0)
+        differences = np.diff(class_centres(Z, self.codes)[1], axis=0)
         return scatter, differences
 
     def direction(self, Z):

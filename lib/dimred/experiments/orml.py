@@ -55,9 +55,12 @@ UMIST_TRAIN_PER_RANK = 10
 UMIST_PUBLISHED_INTERVALS = ((-0.6, -0.3), (-0.3, -0.05), (-0.05, 0.4))
 
 
+PAPER = "orml"
+
+
 def load_published(name):
-    """A table of ``data/published/orml/<name>.csv``."""
-    return pd.read_csv(paths.DATA_DIR / "published" / "orml" / f"{name}.csv")
+    """A table transcribed from the paper (``data/published/orml``)."""
+    return pd.read_csv(paths.PUBLISHED_DIR / PAPER / f"{name}.csv")
 
 
 def make_method(name, image_shape=None, seed=0, **params):
@@ -492,3 +495,64 @@ def singular_scatter_sweep(X_train, y_train, X_test, y_test, neighbours, ridge=1
             })  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows).set_index("K")
+
+
+def c_invariance(X_train, y_train, X_test, y_test, c_grid=C_GRID):
+    """How ``C`` acts on ORML: ``|w|``, ``b_1`` and the test predictions against ``C = 1``.
+
+    Returns
+    -------
+    DataFrame indexed by ``C``
+        ``|w|``, the ratios ``|w| / (C |w(1)|)`` and ``b_1 / (C b_1(1))`` (both 1
+        when ``w`` and the thresholds scale linearly), whether the test
+        predictions equal those at ``C = 1``, and the test MAE.
+    """
+    with _quiet():
+        reference = ORML(C=1.0).fit(X_train, y_train)
+        models = {C: ORML(C=C).fit(X_train, y_train) for C in c_grid}
+    norm = np.linalg.norm(reference.coef_)
+    expected = reference.predict(X_test)
+    rows = [
+        {
+            "C": C,
+            "|w|": np.linalg.norm(model.coef_),
+            "|w| / (C |w(1)|)": np.linalg.norm(model.coef_) / (C * norm),
+            "b_1 / (C b_1(1))": model.thresholds_[0] / (C * reference.thresholds_[0]),
+            "predictions equal to C=1": bool((model.predict(X_test) == expected).all()),
+            "test MAE": mean_absolute_error(y_test, model.predict(X_test)),
+        }
+        for C, model in models.items()
+    ]
+    return pd.DataFrame(rows).set_index("C")
+
+
+def umist_projection(umist, glasses_subject, seed=0):
+    """Fig. 3 for one choice of the man with glasses: ORML on the three-rank UMIST task.
+
+    Returns
+    -------
+    intervals : DataFrame
+        :func:`rank_intervals` of the training projections.
+    summary : dict
+        ``train_ordered``, ``pose_rho``, ``test_accuracy``, ``test_mae``.
+    panels : list
+        ``(title, z, ranks, indices)`` for training and test data, as
+        :func:`~dimred.experiments.orml_plots.figure_projection` takes them.
+    """
+    train, test, ranks = umist_task(umist, glasses_subject=glasses_subject, seed=seed)
+    model = ORML(n_neighbors=N_NEIGHBORS).fit(umist.data[train], ranks[train])
+    z_train = model.transform(umist.data[train])[:, 0]
+    z_test = model.transform(umist.data[test])[:, 0]
+    predicted = model.predict(umist.data[test])
+    intervals = rank_intervals(z_train, ranks[train])
+    summary = {
+        "train_ordered": ordered_disjoint(intervals),
+        "pose_rho": pose_correlation(z_train, ranks[train], train),
+        "test_accuracy": float(np.mean(predicted == ranks[test])),
+        "test_mae": mean_absolute_error(ranks[test], predicted),
+    }
+    panels = [
+        ("training data", z_train, ranks[train], train),
+        ("test data", z_test, ranks[test], test),
+    ]
+    return intervals, summary, panels
