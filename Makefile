@@ -59,7 +59,7 @@ data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then can
 	$(PYTHON) -c "from dimred.datasets import main; raise SystemExit(main(['fetch']))"
 
 figures: $(DONE) ## Rebuild every figure and table, then figures/REPRODUCTION.md
-	$(PYTHON) -m dimred.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
+	$(PYTHON) -m dimred.compendium.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
 
 metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
 bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only

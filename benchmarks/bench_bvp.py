@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 from scipy.linalg import subspace_angles
 
-from dimred import BestViewProjection, paths
-from dimred.reporting import write_table
+from dimred import BestViewProjection
+from dimred.compendium import paths
+from dimred.compendium.reporting import write_table
 
 
 def problem(n_features=300, n_classes=12, per_class=40, seed=0):

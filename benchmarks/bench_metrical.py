@@ -13,13 +13,14 @@ import numpy as np
 import pandas as pd
 from sklearn.preprocessing import LabelEncoder
 
-from dimred import load_bank_marketing, paths
-from dimred.metrical import (
+from dimred import load_bank_marketing
+from dimred.compendium import paths
+from dimred.compendium.reporting import write_table
+from dimred.importance.metrical import (
     encode_mixed,
     within_class_sq_distances,
     within_class_sq_distances_pairwise,
 )
-from dimred.reporting import write_table
 
 
 def best_time(function, repeat):

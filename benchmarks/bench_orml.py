@@ -2,9 +2,9 @@
 exact simplex QP against a general-purpose solver (SLSQP).
 
 Run with ``make bench``. The graph of Eqs. (2)-(3) is built on USPS-sized data
-(256 features, 10 ranks) by :func:`dimred.graphs.knn_distances` +
-:func:`~dimred.graphs.heat_kernel_graph` (per-rank tree queries, O(n k) memory) and
-by :func:`~dimred.graphs.dense_ordinal_graph` (all pairwise enlarged distances,
+(256 features, 10 ranks) by :func:`dimred.utils.graphs.knn_distances` +
+:func:`~dimred.utils.graphs.heat_kernel_graph` (per-rank tree queries, O(n k) memory) and
+by :func:`~dimred.utils.graphs.dense_ordinal_graph` (all pairwise enlarged distances,
 O(n^2) memory), in the same process; the report gives the speed ratio, the
 memory each needs for the result and the largest difference between the two
 graphs. Written to ``build/bench/orml.md``.
@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
-from dimred import paths
-from dimred.graphs import dense_ordinal_graph, heat_kernel_graph, knn_distances
-from dimred.reporting import write_table
-from dimred.simplex_qp import simplex_qp
+from dimred.compendium import paths
+from dimred.compendium.reporting import write_table
+from dimred.ordinal.simplex_qp import simplex_qp
+from dimred.utils.graphs import dense_ordinal_graph, heat_kernel_graph, knn_distances
 
 
 def timed(function, *args):

@@ -7,7 +7,7 @@ from scipy.stats import ortho_group
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dimred import BestViewProjection
-from dimred.bvp import best_viewpoint
+from dimred.projection.bvp import best_viewpoint
 
 
 def ordinal_problem(seed, n_features=6, n_classes=5, per_class=30):

@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from dimred import datasets as ds
+from dimred.compendium.paths import cache_dir
 from dimred.datasets import DataDownloadError, DataIntegrityError, DataIntegrityWarning
-from dimred.paths import cache_dir
 
 
 def sha(data: bytes) -> str:

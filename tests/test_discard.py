@@ -4,7 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dimred.discard import discard_curves, reverse_name, with_reverses
+from dimred.experiments.metrical_importance.discard import (
+    discard_curves,
+    reverse_name,
+    with_reverses,
+)
 
 
 def test_reverse_names_follow_the_paper():
@@ -69,7 +73,7 @@ def test_f1_is_that_of_the_minority_class():
 
 
 def test_each_subset_is_fitted_once(monkeypatch):
-    import dimred.discard as discard
+    import dimred.experiments.metrical_importance.discard as discard
 
     calls = []
     monkeypatch.setattr(

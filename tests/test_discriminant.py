@@ -6,8 +6,11 @@ from scipy.stats import ortho_group
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from dimred.discriminant import KernelDiscriminantAnalysis, LocalitySensitiveDiscriminantAnalysis
-from dimred.graphs import knn_graph, split_by_label
+from dimred.projection.discriminant import (
+    KernelDiscriminantAnalysis,
+    LocalitySensitiveDiscriminantAnalysis,
+)
+from dimred.utils.graphs import knn_graph, split_by_label
 
 
 def classes(seed=0, n_features=5, per_class=25, n_classes=3):

@@ -3,7 +3,7 @@
 import re
 import tomllib
 
-from dimred import paths
+from dimred.compendium import paths
 
 #: PyPI name -> conda-forge name where they differ.
 CONDA_NAMES = {"xgboost-cpu": "py-xgboost-cpu"}

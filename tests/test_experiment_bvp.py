@@ -2,7 +2,7 @@
 
 import pytest
 
-from dimred.experiments import bvp
+from dimred.experiments.bvp import protocol as bvp
 
 
 def test_table1_reproduced_exactly(mirrored_data):
@@ -24,7 +24,7 @@ def test_table1_rows_flag_a_wrong_cell(mirrored_data):
 
 def test_embeddings_are_oriented_and_measured():
 
-    from dimred.synthetic import ordinal_gaussians
+    from dimred.datasets.synthetic import ordinal_gaussians
 
     X, y = ordinal_gaussians(n_per_class=40, random_state=0)
     for method in ("BVP", "PCA", "LDA", "LSDA"):
@@ -69,7 +69,7 @@ def judged(**columns):
 
 
 def test_verdict_thresholds():
-    from dimred import quality
+    from dimred.metrics import embedding as quality
 
     table = judged(
         knn_accuracy=[1.0, 0.0, 1.0, 1.0],
@@ -189,7 +189,7 @@ def test_swiss_roll_sensitivity_is_seeded_and_complete():
 def test_evaluate_reuses_precomputed_embeddings():
     import numpy as np
 
-    from dimred.synthetic import ordinal_gaussians
+    from dimred.datasets.synthetic import ordinal_gaussians
 
     X, y = ordinal_gaussians(n_per_class=20, random_state=0)
     given = X[:, :2] * 0.0  # every point on one spot: no method would produce this

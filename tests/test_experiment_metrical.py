@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dimred.experiments import metrical_importance as mi
+from dimred.experiments.metrical_importance import protocol as mi
 
 
 @pytest.mark.parametrize(("name", "table"), [("australian", 1), ("bank", 2), ("heart", 3)])

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from dimred.forest_importance import fit_forest, forest_importances, permutation_importances
+from dimred.importance.forest import fit_forest, forest_importances, permutation_importances
 
 
 @pytest.fixture(scope="module")

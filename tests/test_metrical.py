@@ -7,7 +7,7 @@ from scipy.optimize import minimize
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dimred import MetricalImportance
-from dimred.metrical import (
+from dimred.importance.metrical import (
     encode_mixed,
     optimal_scaling,
     within_class_sq_distances,

@@ -7,10 +7,11 @@ import pandas as pd
 import papermill as pm
 import pytest
 
-from dimred import paths
-from dimred.experiments import bvp, orml
-from dimred.experiments import metrical_importance as mi
-from dimred.reporting import COLUMNS, STATUSES
+from dimred.compendium import paths
+from dimred.compendium.reporting import COLUMNS, STATUSES
+from dimred.experiments.bvp import protocol as bvp
+from dimred.experiments.metrical_importance import protocol as mi
+from dimred.experiments.orml import protocol as orml
 
 NOTEBOOKS = sorted((paths.ROOT / "notebooks").glob("*.ipynb"))
 

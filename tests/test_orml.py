@@ -16,10 +16,11 @@ from sklearn.manifold._locally_linear import barycenter_kneighbors_graph
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from test_simplex_qp import slsqp
 
-from dimred.graphs import dense_ordinal_graph, heat_kernel_graph, knn_distances
-from dimred.ordinal import check_ranks, rank_thresholds, threshold_predict
-from dimred.orml import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
-from dimred.projection_criteria import barycenter_weights, geodesic_gram
+from dimred.ordinal.criteria import barycenter_weights, geodesic_gram
+from dimred.ordinal.orml import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
+from dimred.ordinal.thresholds import rank_thresholds, threshold_predict
+from dimred.utils.graphs import dense_ordinal_graph, heat_kernel_graph, knn_distances
+from dimred.utils.labels import check_ranks
 
 METHODS = ["lda", "lpp", "npe", "isoprojection"]
 

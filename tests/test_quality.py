@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from dimred.quality import (
+from dimred.metrics.embedding import (
     adjacent_centres_nearer,
     knn_accuracy,
     neighbourhood_scores,

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from dimred.reporting import (
+from dimred.compendium.reporting import (
     README_BEGIN,
     README_END,
     assemble,

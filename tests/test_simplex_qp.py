@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from dimred.simplex_qp import kkt_residual, simplex_qp
+from dimred.ordinal.simplex_qp import kkt_residual, simplex_qp
 
 
 def random_psd(rng, m, rank=None):

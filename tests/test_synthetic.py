@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.decomposition import PCA
 
-from dimred.quality import knn_accuracy, order_correlation
-from dimred.synthetic import ordinal_gaussians, ordinal_swiss_rolls
+from dimred.datasets.synthetic import ordinal_gaussians, ordinal_swiss_rolls
+from dimred.metrics.embedding import knn_accuracy, order_correlation
 
 
 def test_generators_are_seeded_and_shaped():

@@ -1,22 +1,35 @@
 """dimred: dimensionality-reduction methods of the compendium.
 
-Public estimators and functions are importable from here directly.
+Public estimators, functions and loaders are importable from here directly; the
+subpackages hold them by role:
+
+- :mod:`dimred.projection`: supervised linear and kernel projections (BVP, LSDA, KDA);
+- :mod:`dimred.ordinal`: ordinal regression (ORML, ORML/M, ranked projection baselines);
+- :mod:`dimred.importance`: feature importance (metrical, random forest);
+- :mod:`dimred.metrics`: quality of embeddings;
+- :mod:`dimred.datasets`: registry, verified fetching, loaders, synthetic sets;
+- :mod:`dimred.utils`: shared primitives (labels, graphs, eigenproblems);
+- :mod:`dimred.compendium`: paths, reporting, plotting;
+- :mod:`dimred.experiments`: each paper's protocol and figures.
 """
 
-from .bvp import BestViewProjection
 from .datasets import (
     fetch,
     load_bank_marketing,
+    load_movielens,
     load_orca,
     load_statlog_australian,
     load_statlog_heart,
+    load_umist,
+    load_usps,
 )
-from .discard import discard_curves
-from .discriminant import KernelDiscriminantAnalysis, LocalitySensitiveDiscriminantAnalysis
-from .forest_importance import forest_importances
-from .metrical import MetricalImportance
-from .ordinal_datasets import load_movielens, load_umist, load_usps
-from .orml import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
+from .importance import MetricalImportance, forest_importances
+from .ordinal import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
+from .projection import (
+    BestViewProjection,
+    KernelDiscriminantAnalysis,
+    LocalitySensitiveDiscriminantAnalysis,
+)
 
 __all__ = [
     "BestViewProjection",
@@ -27,7 +40,6 @@ __all__ = [
     "MultilinearRankProjection",
     "ORML",
     "RankProjection",
-    "discard_curves",
     "fetch",
     "forest_importances",
     "load_bank_marketing",

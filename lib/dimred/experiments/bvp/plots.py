@@ -10,8 +10,8 @@ from string import ascii_lowercase
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .._projection import class_centres
-from ..bvp import BestViewProjection
+from ...projection import BestViewProjection
+from ...utils.labels import class_centres
 
 __all__ = ["figure_methods", "figure_real", "figure_view_sphere", "scatter_classes"]
 

@@ -11,6 +11,7 @@ __all__ = [
     "heat_kernel_graph",
     "knn_distances",
     "knn_graph",
+    "laplacian",
     "split_by_label",
 ]
 
@@ -156,6 +157,11 @@ def dense_ordinal_graph(X, codes, n_neighbors):
     kth = np.take_along_axis(enlarged, order[:, -1:], axis=1).ravel()
     sigma = np.mean(kth**2)
     return np.where(neighbour & neighbour.T, np.exp(-(enlarged**2) / (2 * sigma)), 0.0)
+
+
+def laplacian(graph):
+    """Graph Laplacian ``L = D - A`` (sparse) of a symmetric sparse graph."""
+    return sp.diags(np.asarray(graph.sum(axis=1)).ravel()) - graph
 
 
 def _check_neighbors(n_neighbors, n_samples):

@@ -1,27 +1,7 @@
 """Base classes shared by the supervised projections (BVP, LSDA, KDA)."""
 
-import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
-
-
-def class_centres(X, y):
-    """Sorted class labels and the mean of ``X`` over each class.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : array-like of shape (n_samples,)
-
-    Returns
-    -------
-    classes : ndarray of shape (n_classes,)
-    centres : ndarray of shape (n_classes, n_features)
-    """
-    classes, codes = np.unique(y, return_inverse=True)
-    centres = np.zeros((classes.size, X.shape[1]))
-    np.add.at(centres, codes, X)
-    return classes, centres / np.bincount(codes)[:, None]
 
 
 class SupervisedProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):

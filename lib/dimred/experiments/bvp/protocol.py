@@ -6,7 +6,7 @@ Table I lists, per dataset, the number of instances ``I``, the dimensionality
 from the ORCA holdout-0 files (train ∪ test) here.
 
 The paper judges every 2-D projection by eye on three criteria. Here each is a
-verdict on a metric of :mod:`dimred.quality`, with thresholds fixed before the
+verdict on a metric of :mod:`dimred.metrics.embedding`, with thresholds fixed before the
 first run (:data:`SEPARATION_TOLERANCE`, :data:`ORDER_THRESHOLD`,
 :data:`INFORMATIVE_RATIO`):
 
@@ -28,10 +28,12 @@ from joblib import Parallel, delayed
 from scipy.linalg import subspace_angles
 from sklearn.preprocessing import StandardScaler
 
-from .. import datasets, paths, quality
-from .._projection import class_centres
-from ..reporting import reproduction_row
-from ..synthetic import ordinal_gaussians, ordinal_swiss_rolls
+from ... import datasets
+from ...compendium import paths
+from ...compendium.reporting import reproduction_row
+from ...datasets.synthetic import ordinal_gaussians, ordinal_swiss_rolls
+from ...metrics import embedding as quality
+from ...utils.labels import class_centres
 
 __all__ = [
     "METHODS",
@@ -173,7 +175,7 @@ def make_method(name, seed=0, perplexity=30.0):
     """Estimator reducing to 2-D for one of :data:`METHODS`.
 
     BVP: spectral solver (identical subspace to Algorithm 1, see
-    :mod:`dimred.bvp`); MDS: metric SMACOF from the classical solution; t-SNE:
+    :mod:`dimred.projection.bvp`); MDS: metric SMACOF from the classical solution; t-SNE:
     PCA initialisation; KDA: Gaussian kernel, regularisation 0.1 (the paper's);
     LSDA: k = 5, alpha = 0.1 (Cai's defaults).
     """
@@ -181,8 +183,11 @@ def make_method(name, seed=0, perplexity=30.0):
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.manifold import MDS, TSNE
 
-    from ..bvp import BestViewProjection
-    from ..discriminant import KernelDiscriminantAnalysis, LocalitySensitiveDiscriminantAnalysis
+    from ...projection import (
+        BestViewProjection,
+        KernelDiscriminantAnalysis,
+        LocalitySensitiveDiscriminantAnalysis,
+    )
 
     factories = {
         "BVP": lambda: BestViewProjection(2),
@@ -205,7 +210,7 @@ def embed(name, X, y, seed=0, perplexity=30.0):
 
 
 def embedding_metrics(X, y, Z, n_neighbors=5):
-    """The paper's three visual criteria as numbers (see :mod:`dimred.quality`)."""
+    """The paper's three visual criteria as numbers (see :mod:`dimred.metrics.embedding`)."""
     return {
         "knn_accuracy": quality.knn_accuracy(Z, y),
         "order_correlation": quality.order_correlation(Z, y),
@@ -392,7 +397,7 @@ def solver_agreement(X, y, n_components=2, seeds=(0, 1, 2)):
         seeds of Algorithm 1, the objectives (Eq. (1)) reached, and Algorithm
         1's mean iterations.
     """
-    from ..bvp import BestViewProjection
+    from ...projection import BestViewProjection
 
     spectral = BestViewProjection(n_components).fit(X, y)
     runs = [
@@ -452,7 +457,7 @@ def swiss_roll_sensitivity(configs, seeds=(0,), n_jobs=None):
     Parameters
     ----------
     configs : list of dict
-        Keyword arguments of :func:`dimred.synthetic.ordinal_swiss_rolls`.
+        Keyword arguments of :func:`dimred.datasets.synthetic.ordinal_swiss_rolls`.
     seeds : sequence of int
     n_jobs : int or None
         joblib workers.

@@ -2,7 +2,7 @@
 
 Every notebook writes ``figures/<paper>/reproduction.csv`` with the columns
 :data:`COLUMNS`; :func:`assemble` sums them up in ``figures/REPRODUCTION.md``
-and in the README's status table (``python -m dimred.reporting``).
+and in the README's status table (``python -m dimred.compendium.reporting``).
 """
 
 import argparse
@@ -155,7 +155,7 @@ def _refresh_readme(readme, table):
 
 
 def main(argv=None):
-    """``python -m dimred.reporting``: assemble the reproduction report."""
+    """``python -m dimred.compendium.reporting``: assemble the reproduction report."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--figures", type=Path, default=None, help="figures folder")
     parser.add_argument("--readme", type=Path, default=None, help="README to refresh")

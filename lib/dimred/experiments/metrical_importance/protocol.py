@@ -27,11 +27,11 @@ from joblib import Parallel, delayed
 from scipy.stats import kendalltau
 from tqdm.auto import tqdm
 
-from .. import datasets, paths
-from ..discard import CLASSIFIERS, discard_curves, reverse_name, with_reverses
-from ..forest_importance import forest_importances
-from ..metrical import MetricalImportance
-from ..reporting import reproduction_row
+from ... import datasets
+from ...compendium import paths
+from ...compendium.reporting import reproduction_row
+from ...importance import MetricalImportance, forest_importances
+from .discard import CLASSIFIERS, discard_curves, reverse_name, with_reverses
 
 __all__ = [
     "DATASETS",
@@ -493,60 +493,3 @@ def _drop11_claim(curves, orders_table):
         note=f"{first11[0]} order; mean paired loss vs 2 x its standard error ({2 * se:.4f}) "
         f"over {loss.size} runs",
     )
-
-
-# ----------------------------------------------------------------------------- figures
-#: Colours of the paper's figures; reverse orders are dashed.
-ORDER_COLOURS = {"pca": "red", "shapley": "green", "rf": "blue", "gini": "magenta", "sd": "cyan"}
-
-
-def plot_importances(importance_table, title):
-    """Grouped bars of the five importances per feature (Figs. 2, 4, 6)."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 3))
-    width = 0.8 / len(ORDERS)
-    features = importance_table.index.to_numpy()
-    for k, name in enumerate(ORDERS):
-        ax.bar(
-            features + (k - 2) * width,
-            importance_table[name],
-            width,
-            label=name,
-            color=ORDER_COLOURS[name],
-        )
-    ax.set(xlabel="feature (paper numbering)", ylabel="importance (%)", title=title)
-    ax.set_xticks(features)
-    ax.legend(ncol=5)
-    return fig
-
-
-def plot_curves(scores, title):
-    """F1 discard curves, one panel per classifier (Figs. 3, 5, 7).
-
-    ``scores`` is :attr:`DiscardCurves.scores <dimred.discard.DiscardCurves.scores>`.
-    """
-    import matplotlib.pyplot as plt
-
-    classifiers = [c for c in CLASSIFIERS if c in set(scores["classifier"])]
-    fig, axes = plt.subplots(
-        1, len(classifiers), figsize=(4 * len(classifiers), 3.2), sharey=True, squeeze=False
-    )
-    for ax, classifier in zip(axes[0], classifiers, strict=True):
-        panel = scores[scores["classifier"] == classifier]
-        for name in ORDERS:
-            for order, style in ((name, "-"), (reverse_name(name), "--")):
-                line = panel[panel["order"] == order].sort_values("n_discarded")
-                ax.plot(
-                    line["n_discarded"],
-                    line["f1"],
-                    style,
-                    color=ORDER_COLOURS[name],
-                    label=order,
-                    lw=1.2,
-                )
-        ax.set(title=classifier.replace("_", " "), xlabel="features discarded")
-    axes[0, 0].set_ylabel("F1 (minority class)")
-    axes[0, -1].legend(ncol=2, fontsize=6)
-    fig.suptitle(title)
-    return fig

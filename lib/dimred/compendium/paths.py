@@ -8,8 +8,8 @@ this file. Every location can be overridden by an environment variable.
 import os
 from pathlib import Path
 
-#: Root of the compendium checkout (``lib/dimred/paths.py`` -> ``../..``).
-ROOT = Path(os.environ.get("DIMRED_ROOT", Path(__file__).resolve().parents[2]))
+#: Root of the compendium checkout (``lib/dimred/compendium/paths.py`` -> ``../../..``).
+ROOT = Path(os.environ.get("DIMRED_ROOT", Path(__file__).resolve().parents[3]))
 
 #: The data layer's home: registry of datasets and published numbers.
 DATA_DIR = ROOT / "data"

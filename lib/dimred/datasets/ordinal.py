@@ -1,18 +1,29 @@
-"""Loaders of the ORML paper's data: MovieLens-100k, USPS digits and UMIST faces.
+"""Loaders of the ordinal datasets: ORCA (BVP paper), MovieLens-100k, USPS digits and
+UMIST faces (ORML paper).
 
 Files are fetched and verified by :func:`dimred.datasets.fetch` (registry
 ``data/registry.toml``). MovieLens may not be redistributed: it is read from
 the verified cache only, never written elsewhere.
 """
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 import pandas as pd
 import scipy.io
 from sklearn.utils import Bunch
 
-from .datasets import Registry, fetch, load_registry
+from .registry import Registry, fetch, load_registry
 
-__all__ = ["MOVIELENS_GENRES", "load_movielens", "load_umist", "load_usps"]
+__all__ = [
+    "MOVIELENS_GENRES",
+    "ORCA_DATASETS",
+    "load_movielens",
+    "load_orca",
+    "load_umist",
+    "load_usps",
+]
 
 #: The 19 genre flags of ``u.item``, in file order (``u.genre``).
 MOVIELENS_GENRES = (
@@ -135,4 +146,66 @@ def load_umist(*, registry: Registry | None = None) -> Bunch:
         target=mat["Y"].ravel().astype(np.int64),
         image_shape=(32, 32),
         **_provenance(registry, "umist-faces-32x32"),
+    )
+
+
+#: ORCA datasets: (patterns, features, class counts per label 1..Q, origin).
+ORCA_DATASETS: Mapping[str, tuple[int, int, tuple[int, ...], str]] = MappingProxyType(
+    {
+        "contact-lenses": (24, 6, (15, 5, 4), "UCI Lenses"),
+        "pasture": (36, 25, (12, 12, 12), "WEKA agricultural datasets"),
+        "squash-stored": (52, 51, (23, 21, 8), "WEKA agricultural datasets"),
+        "newthyroid": (215, 5, (30, 150, 35), "UCI Thyroid Disease, new-thyroid"),
+        "car": (1728, 21, (1210, 384, 69, 65), "UCI Car Evaluation"),
+        "bondrate": (57, 37, (6, 33, 12, 5, 1), "Gutierrez et al. 2016, Table 3"),
+    }
+)
+
+
+def load_orca(name: str, *, registry: Registry | None = None) -> Bunch:
+    """An ORCA ordinal dataset: holdout partition 0, train and test concatenated.
+
+    Parameters
+    ----------
+    name : str
+        One of ``ORCA_DATASETS``: contact-lenses, pasture, squash-stored,
+        newthyroid, car, bondrate.
+    registry : Registry, optional
+        Default: :func:`load_registry`.
+
+    Returns
+    -------
+    sklearn.utils.Bunch
+        ``data`` (float ndarray, nominal attributes already binarised),
+        ``target`` (int ndarray, ordinal labels 1..Q), ``target_names``,
+        ``train_index`` and ``test_index`` (holdout 0 as indices into the
+        concatenation train + test), ``feature_names`` (``x1`` ..),
+        ``description``, ``citation``, ``license``. Rows are sorted by label
+        within each part: shuffle if order matters.
+    """
+    if name not in ORCA_DATASETS:
+        raise ValueError(f"unknown ORCA dataset {name!r} (known: {', '.join(ORCA_DATASETS)})")
+    registry = registry or load_registry()
+    parts = [
+        np.loadtxt(fetch("orca-ordinal", f"{name}/{part}_{name}.0", registry), ndmin=2)
+        for part in ("train", "test")
+    ]
+    table = np.vstack(parts)
+    n_train = len(parts[0])
+    n, d, counts, origin = ORCA_DATASETS[name]
+    description = (
+        f"ORCA ordinal dataset {name} ({origin}; Gutierrez et al. 2016, holdout 0): "
+        f"{n} patterns, {d} features, classes {'/'.join(map(str, counts))}."
+    )
+    dataset = registry["orca-ordinal"]
+    return Bunch(
+        data=table[:, :-1],
+        target=table[:, -1].astype(np.int64),
+        target_names=np.unique(table[:, -1].astype(np.int64)),
+        train_index=np.arange(n_train),
+        test_index=np.arange(n_train, len(table)),
+        feature_names=[f"x{i}" for i in range(1, table.shape[1])],
+        description=description,
+        citation=dataset.citation,
+        license=dataset.license,
     )

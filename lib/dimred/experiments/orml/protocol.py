@@ -17,10 +17,10 @@ from sklearn.model_selection import GridSearchCV, KFold
 from skordinal.classifiers import KDLOR
 from tqdm.auto import tqdm
 
-from dimred import paths
-from dimred.orml import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
-from dimred.projection_criteria import laplacian
-from dimred.reporting import reproduction_row
+from ...compendium import paths
+from ...compendium.reporting import reproduction_row
+from ...ordinal import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
+from ...utils.graphs import laplacian
 
 #: K of every graph method in the paper.
 N_NEIGHBORS = 10
@@ -537,7 +537,7 @@ def umist_projection(umist, glasses_subject, seed=0):
         ``train_ordered``, ``pose_rho``, ``test_accuracy``, ``test_mae``.
     panels : list
         ``(title, z, ranks, indices)`` for training and test data, as
-        :func:`~dimred.experiments.orml_plots.figure_projection` takes them.
+        :func:`~dimred.experiments.orml.plots.figure_projection` takes them.
     """
     train, test, ranks = umist_task(umist, glasses_subject=glasses_subject, seed=seed)
     model = ORML(n_neighbors=N_NEIGHBORS).fit(umist.data[train], ranks[train])

@@ -1,15 +1,30 @@
-"""Rank labels, class means and the threshold decision rule of ORML.
-
-Shared by ORML, ORML/M and the 1-D baselines the ORML paper compares with
-(Liu, Liu & Chan, "Ordinal Regression via Manifold Learning", AAAI 2011).
-"""
+"""Labels shared by the estimators: class centres and the check of ordinal ranks."""
 
 import warnings
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-__all__ = ["check_ranks", "rank_thresholds", "threshold_predict"]
+__all__ = ["check_ranks", "class_centres"]
+
+
+def class_centres(X, y):
+    """Sorted class labels and the mean of ``X`` over each class.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+    centres : ndarray of shape (n_classes, n_features)
+    """
+    classes, codes = np.unique(y, return_inverse=True)
+    centres = np.zeros((classes.size, X.shape[1]))
+    np.add.at(centres, codes, X)
+    return classes, centres / np.bincount(codes)[:, None]
 
 
 def check_ranks(y, name, min_per_rank=1):
@@ -78,50 +93,3 @@ def check_ranks(y, name, min_per_rank=1):
             stacklevel=3,
         )
     return classes, codes
-
-
-def rank_thresholds(z, codes):
-    """The boundaries ``b_r`` of Eq. (9) (and (13)) from a 1-D projection.
-
-    ``b_r`` (``r < k``) is the size-weighted mean of the projected means of
-    ranks ``r`` and ``r + 1``, i.e. the mean projection of the two ranks'
-    samples; ``b_k`` is the largest training projection.
-
-    Parameters
-    ----------
-    z : ndarray of shape (n_samples,)
-        Projected training data ``w^T x_i``.
-    codes : ndarray of shape (n_samples,)
-        Rank index ``0 .. k-1`` of each sample.
-
-    Returns
-    -------
-    ndarray of shape (k,)
-    """
-    n_ranks = codes.max() + 1
-    sums = np.bincount(codes, weights=z, minlength=n_ranks)
-    counts = np.bincount(codes, minlength=n_ranks)
-    pairs = (sums[:-1] + sums[1:]) / (counts[:-1] + counts[1:])
-    return np.append(pairs, z.max())
-
-
-def threshold_predict(z, thresholds):
-    """Rank index by Eq. (8): the first ``r`` with ``w^T x - b_r < 0``.
-
-    Eq. (8) leaves the rank undefined when ``w^T x >= b_k`` (a projection
-    beyond every training point); such points get the top rank, the only
-    choice that keeps the rule monotone in ``w^T x``.
-
-    Parameters
-    ----------
-    z : ndarray of shape (n_samples,)
-    thresholds : ndarray of shape (k,)
-        ``b_1 .. b_k`` from :func:`rank_thresholds`.
-
-    Returns
-    -------
-    ndarray of shape (n_samples,) of int
-        Rank indices ``0 .. k-1``.
-    """
-    below = np.asarray(z)[:, None] - thresholds[None, :] < 0
-    return np.where(below.any(axis=1), below.argmax(axis=1), thresholds.size - 1)

@@ -1,4 +1,4 @@
-"""Data layer: the dataset registry, verified fetching and the dataset loaders.
+"""The dataset registry and verified fetching.
 
 Every raw file the compendium uses is listed in ``data/registry.toml`` with its
 sha256. :func:`fetch` returns a local copy under ``cache_dir()/<dataset>/<path>``
@@ -9,19 +9,13 @@ and accepts a file only when its hash matches, whichever way it arrived:
 3. a download from the canonical URL with :mod:`pooch` (a direct URL, or a member
    of a zip archive whose hash is not known and whose members are verified).
 
-Command line (used by ``make data``)::
-
-    python -m dimred.datasets fetch  [DATASET ...]   # fetch and verify into the cache
-    python -m dimred.datasets verify [DATASET ...]   # check the cache, fetch nothing
-    python -m dimred.datasets list
+The command line is in :mod:`dimred.datasets._cli`.
 """
 
-import argparse
 import hashlib
 import os
 import re
 import shutil
-import sys
 import tomllib
 import warnings
 import zipfile
@@ -32,16 +26,12 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlparse
 
-import numpy as np
-import pandas as pd
 import pooch
-from sklearn.utils import Bunch
 from tqdm.auto import tqdm
 
-from dimred.paths import DATA_DIR, cache_dir, mirror_dir
+from ..compendium.paths import DATA_DIR, cache_dir, mirror_dir
 
 __all__ = [
-    "ORCA_DATASETS",
     "REGISTRY_PATH",
     "Archive",
     "DataDownloadError",
@@ -53,12 +43,7 @@ __all__ = [
     "fetch",
     "fetch_all",
     "file_sha256",
-    "load_bank_marketing",
-    "load_orca",
     "load_registry",
-    "load_statlog_australian",
-    "load_statlog_heart",
-    "main",
     "verify_cache",
 ]
 
@@ -503,292 +488,3 @@ def verify_cache(
         ok = actual == entry.sha256
         status[entry.name] = "ok" if ok else f"sha256 {actual} (expected {entry.sha256})"
     return status
-
-
-# ---------------------------------------------------------------------------- loaders
-def _as_category(column: pd.Series) -> pd.Series:
-    """Categorical dtype with the sorted observed levels (integral floats -> int)."""
-    if pd.api.types.is_float_dtype(column) and np.all(np.mod(column.dropna(), 1) == 0):
-        column = column.astype(np.int64)
-    levels = sorted(column.dropna().unique())
-    return column.astype(pd.CategoricalDtype(levels))
-
-
-def _tabular_bunch(
-    frame: pd.DataFrame,
-    target: np.ndarray,
-    categorical: Sequence[str],
-    dataset: Dataset,
-    description: str,
-) -> Bunch:
-    """Assemble the Bunch of a tabular loader (dtypes, mask, minority class)."""
-    mask = np.array([name in categorical for name in frame.columns])
-    frame = frame.apply(
-        lambda col: _as_category(col) if col.name in categorical else col.astype(np.float64)
-    )
-    target_names, counts = np.unique(target, return_counts=True)
-    return Bunch(
-        frame=frame,
-        target=target,
-        target_names=target_names,
-        feature_names=list(frame.columns),
-        categorical=mask,
-        minority_class=target_names[np.argmin(counts)].item(),
-        description=description,
-        citation=dataset.citation,
-        license=dataset.license,
-    )
-
-
-def _read_whitespace(path: Path) -> pd.DataFrame:
-    """Read a headerless whitespace-separated table."""
-    return pd.read_csv(path, sep=r"\s+", header=None)
-
-
-AUSTRALIAN_CATEGORICAL = ("A1", "A4", "A5", "A6", "A8", "A9", "A11", "A12")
-
-
-def load_statlog_australian(*, registry: Registry | None = None) -> Bunch:
-    """Statlog Australian Credit Approval (690 records, 14 attributes, classes 0/1).
-
-    Attributes are named ``A1`` .. ``A14`` as in ``australian.doc``. Continuous:
-    A2, A3, A7, A10, A13, A14 (float64); categorical: A1, A4, A5, A6, A8, A9,
-    A11, A12 (integer codes as ``category`` dtype with the observed levels).
-
-    Parameters
-    ----------
-    registry : Registry, optional
-        Default: :func:`load_registry`.
-
-    Returns
-    -------
-    sklearn.utils.Bunch
-        ``frame``, ``target`` (0/1), ``target_names``, ``feature_names``,
-        ``categorical``, ``minority_class``, ``description``, ``citation``, ``license``.
-    """
-    registry = registry or load_registry()
-    raw = _read_whitespace(fetch("statlog-australian", "australian.dat", registry))
-    frame = raw.iloc[:, :14].set_axis([f"A{i}" for i in range(1, 15)], axis=1)
-    description = (
-        "Statlog Australian Credit Approval (UCI; Quinlan 1987): 690 records, "
-        "6 continuous + 8 categorical attributes, classes 0: 383, 1: 307."
-    )
-    return _tabular_bunch(
-        frame,
-        raw.iloc[:, 14].to_numpy(),
-        AUSTRALIAN_CATEGORICAL,
-        registry["statlog-australian"],
-        description,
-    )
-
-
-HEART_FEATURES = (
-    "age",
-    "sex",
-    "chest_pain",
-    "resting_bp",
-    "cholesterol",
-    "fasting_blood_sugar",
-    "resting_ecg",
-    "max_heart_rate",
-    "exercise_angina",
-    "oldpeak",
-    "slope",
-    "major_vessels",
-    "thal",
-)
-HEART_CONTINUOUS = ("age", "resting_bp", "cholesterol", "max_heart_rate", "oldpeak")
-
-
-def load_statlog_heart(*, registry: Registry | None = None) -> Bunch:
-    """Statlog Heart (270 records, 13 attributes, class 1 = absence, 2 = presence).
-
-    Feature names are short forms of the ``heart.doc`` attributes. Continuous
-    (float64): age, resting_bp, cholesterol, max_heart_rate, oldpeak (doc
-    attributes 1, 4, 5, 8, 10). The other 8 are categorical, including
-    ``major_vessels`` (doc attribute 12, number of major vessels 0-3): the doc
-    calls it "real", but the paper reports 5 continuous and 8 nominal
-    attributes, which holds only if this integer count is treated as nominal.
-
-    Parameters
-    ----------
-    registry : Registry, optional
-        Default: :func:`load_registry`.
-
-    Returns
-    -------
-    sklearn.utils.Bunch
-        Same fields as :func:`load_statlog_australian`; ``target`` is 1/2.
-    """
-    registry = registry or load_registry()
-    raw = _read_whitespace(fetch("statlog-heart", "heart.dat", registry))
-    frame = raw.iloc[:, :13].set_axis(list(HEART_FEATURES), axis=1)
-    categorical = [name for name in HEART_FEATURES if name not in HEART_CONTINUOUS]
-    description = (
-        "Statlog Heart (UCI): 270 records, 5 continuous + 8 nominal attributes "
-        "(major_vessels counted as nominal), classes 1 (absence): 150, 2 (presence): 120."
-    )
-    target = raw.iloc[:, 13].to_numpy().astype(np.int64)
-    return _tabular_bunch(frame, target, categorical, registry["statlog-heart"], description)
-
-
-BANK_CATEGORICAL = (
-    "job",
-    "marital",
-    "education",
-    "default",
-    "housing",
-    "loan",
-    "contact",
-    "month",
-    "poutcome",
-)
-
-
-def load_bank_marketing(full: bool = False, *, registry: Registry | None = None) -> Bunch:
-    """UCI Bank Marketing (Moro et al. 2014), target ``y`` in {"no", "yes"}.
-
-    Parameters
-    ----------
-    full : bool
-        ``False``: ``bank.csv``, the 10 % sample of 4521 records (the paper's
-        data); ``True``: ``bank-full.csv``, 45211 records.
-    registry : Registry, optional
-        Default: :func:`load_registry`.
-
-    Returns
-    -------
-    sklearn.utils.Bunch
-        Same fields as :func:`load_statlog_australian`. 7 numeric features
-        (age, balance, day, duration, campaign, pdays, previous; float64) and 9
-        categorical ones (job, marital, education, default, housing, loan,
-        contact, month, poutcome), where ``"unknown"`` is an ordinary level.
-    """
-    registry = registry or load_registry()
-    name = "bank-full.csv" if full else "bank.csv"
-    frame = pd.read_csv(fetch("bank-marketing", name, registry), sep=";")
-    target = frame.pop("y").to_numpy(dtype=str)
-    counts = "no: 39922, yes: 5289" if full else "no: 4000, yes: 521"
-    size = "45211 records (full)" if full else "4521 records (10% sample)"
-    description = (
-        f"Bank Marketing (UCI; Moro et al. 2014), {name}: {size}, "
-        f"7 continuous + 9 nominal attributes, target y ({counts})."
-    )
-    return _tabular_bunch(frame, target, BANK_CATEGORICAL, registry["bank-marketing"], description)
-
-
-#: ORCA datasets: (patterns, features, class counts per label 1..Q, origin).
-ORCA_DATASETS: Mapping[str, tuple[int, int, tuple[int, ...], str]] = MappingProxyType(
-    {
-        "contact-lenses": (24, 6, (15, 5, 4), "UCI Lenses"),
-        "pasture": (36, 25, (12, 12, 12), "WEKA agricultural datasets"),
-        "squash-stored": (52, 51, (23, 21, 8), "WEKA agricultural datasets"),
-        "newthyroid": (215, 5, (30, 150, 35), "UCI Thyroid Disease, new-thyroid"),
-        "car": (1728, 21, (1210, 384, 69, 65), "UCI Car Evaluation"),
-        "bondrate": (57, 37, (6, 33, 12, 5, 1), "Gutierrez et al. 2016, Table 3"),
-    }
-)
-
-
-def load_orca(name: str, *, registry: Registry | None = None) -> Bunch:
-    """An ORCA ordinal dataset: holdout partition 0, train and test concatenated.
-
-    Parameters
-    ----------
-    name : str
-        One of ``ORCA_DATASETS``: contact-lenses, pasture, squash-stored,
-        newthyroid, car, bondrate.
-    registry : Registry, optional
-        Default: :func:`load_registry`.
-
-    Returns
-    -------
-    sklearn.utils.Bunch
-        ``data`` (float ndarray, nominal attributes already binarised),
-        ``target`` (int ndarray, ordinal labels 1..Q), ``target_names``,
-        ``train_index`` and ``test_index`` (holdout 0 as indices into the
-        concatenation train + test), ``feature_names`` (``x1`` ..),
-        ``description``, ``citation``, ``license``. Rows are sorted by label
-        within each part: shuffle if order matters.
-    """
-    if name not in ORCA_DATASETS:
-        raise ValueError(f"unknown ORCA dataset {name!r} (known: {', '.join(ORCA_DATASETS)})")
-    registry = registry or load_registry()
-    parts = [
-        np.loadtxt(fetch("orca-ordinal", f"{name}/{part}_{name}.0", registry), ndmin=2)
-        for part in ("train", "test")
-    ]
-    table = np.vstack(parts)
-    n_train = len(parts[0])
-    n, d, counts, origin = ORCA_DATASETS[name]
-    description = (
-        f"ORCA ordinal dataset {name} ({origin}; Gutierrez et al. 2016, holdout 0): "
-        f"{n} patterns, {d} features, classes {'/'.join(map(str, counts))}."
-    )
-    dataset = registry["orca-ordinal"]
-    return Bunch(
-        data=table[:, :-1],
-        target=table[:, -1].astype(np.int64),
-        target_names=np.unique(table[:, -1].astype(np.int64)),
-        train_index=np.arange(n_train),
-        test_index=np.arange(n_train, len(table)),
-        feature_names=[f"x{i}" for i in range(1, table.shape[1])],
-        description=description,
-        citation=dataset.citation,
-        license=dataset.license,
-    )
-
-
-# -------------------------------------------------------------------------------- CLI
-def _cli_fetch(registry: Registry, datasets: list[str] | None) -> int:
-    """Fetch every file, reporting failures instead of stopping at the first."""
-    failures = []
-    for entry in tqdm(registry.files(datasets), desc="fetch", unit="file"):
-        try:
-            fetch(entry.dataset, entry.path, registry)
-        except (DataIntegrityError, DataDownloadError) as exc:
-            failures.append(str(exc))
-    for message in failures:
-        print(f"FAILED {message}", file=sys.stderr)
-    print(f"{len(registry.files(datasets)) - len(failures)} files ok, {len(failures)} failed")
-    return 1 if failures else 0
-
-
-def _cli_verify(registry: Registry, datasets: list[str] | None) -> int:
-    """Report the state of the cache."""
-    status = verify_cache(datasets, registry)
-    for name, state in status.items():
-        print(f"{state:>8}  {name}" if state in ("ok", "missing") else f"CORRUPT  {name}: {state}")
-    bad = sum(state != "ok" for state in status.values())
-    print(f"{len(status) - bad} files ok, {bad} missing or corrupt (cache: {cache_dir()})")
-    return 1 if bad else 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point: ``python -m dimred.datasets {fetch,verify,list}``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m dimred.datasets",
-        description="Fetch and verify the raw data of the compendium "
-        "(env: DIMRED_DATA_CACHE, DIMRED_DATA_MIRROR).",
-    )
-    parser.add_argument("command", choices=("fetch", "verify", "list"))
-    parser.add_argument("datasets", nargs="*", metavar="DATASET", help="default: all")
-    parser.add_argument("--registry", type=Path, default=None, help="registry TOML file")
-    args = parser.parse_args(argv)
-    registry = load_registry(args.registry)
-    datasets = args.datasets or None
-    try:
-        registry.files(datasets)
-    except KeyError as exc:
-        parser.error(str(exc.args[0]))
-    if args.command == "list":
-        for name in datasets or registry:
-            print(f"{name}: {registry[name].title} ({len(registry[name].files)} files)")
-        return 0
-    if args.command == "fetch":
-        return _cli_fetch(registry, datasets)
-    return _cli_verify(registry, datasets)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -20,9 +20,9 @@ import scipy.sparse as sp
 from scipy.linalg import pinvh
 from scipy.sparse.csgraph import shortest_path
 
-from ._projection import class_centres
-from .eigen import generalized_eigh
-from .graphs import heat_kernel_graph, knn_distances
+from ..utils.graphs import heat_kernel_graph, knn_distances, laplacian
+from ..utils.labels import class_centres
+from ..utils.linalg import generalized_eigh
 from .simplex_qp import simplex_qp
 
 __all__ = [
@@ -33,13 +33,7 @@ __all__ = [
     "ORMLCriterion",
     "barycenter_weights",
     "geodesic_gram",
-    "laplacian",
 ]
-
-
-def laplacian(graph):
-    """Graph Laplacian ``L = D - A`` (sparse) of a symmetric sparse graph."""
-    return sp.diags(np.asarray(graph.sum(axis=1)).ravel()) - graph
 
 
 def _quadratic(Z, operator):
@@ -188,7 +182,7 @@ class ORMLCriterion:
 
     The graph is Eq. (2)'s heat kernel on the two-way ("and") k-NN graph of
     the rank-enlarged distance (3). The direction is Eq. (6) with the dual
-    (7) solved exactly by :func:`~dimred.simplex_qp.simplex_qp`:
+    (7) solved exactly by :func:`~dimred.ordinal.simplex_qp.simplex_qp`:
     ``w = S^+ sum_r alpha_r (m_{r+1} - m_r) / 2`` with ``S = Z^T L Z``.
 
     Parameters

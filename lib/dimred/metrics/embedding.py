@@ -13,7 +13,7 @@ from sklearn.manifold import trustworthiness
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
-from ._projection import class_centres
+from ..utils.labels import class_centres
 
 __all__ = [
     "adjacent_centres_nearer",

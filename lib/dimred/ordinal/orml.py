@@ -15,16 +15,17 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._projection import LinearProjection
-from .graphs import _check_neighbors
-from .ordinal import check_ranks, rank_thresholds, threshold_predict
-from .projection_criteria import (
+from ..projection._base import LinearProjection
+from ..utils.graphs import _check_neighbors
+from ..utils.labels import check_ranks
+from .criteria import (
     IsoProjectionCriterion,
     LDACriterion,
     LPPCriterion,
     NPECriterion,
     ORMLCriterion,
 )
+from .thresholds import rank_thresholds, threshold_predict
 
 __all__ = ["ORML", "MultilinearORML", "MultilinearRankProjection", "RankProjection"]
 

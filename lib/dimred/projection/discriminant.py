@@ -10,9 +10,9 @@ from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._projection import LinearProjection, SupervisedProjection
-from .eigen import generalized_eigh, numerical_rank
-from .graphs import knn_graph, split_by_label
+from ..utils.graphs import knn_graph, split_by_label
+from ..utils.linalg import generalized_eigh, numerical_rank
+from ._base import LinearProjection, SupervisedProjection
 
 __all__ = ["KernelDiscriminantAnalysis", "LocalitySensitiveDiscriminantAnalysis"]
 

@@ -28,8 +28,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import validate_data
 
-from ._projection import LinearProjection, class_centres
-from .eigen import numerical_rank
+from ..utils.labels import class_centres
+from ..utils.linalg import numerical_rank
+from ._base import LinearProjection
 
 __all__ = ["BestViewProjection", "best_viewpoint", "ordinal_class_centres"]
 

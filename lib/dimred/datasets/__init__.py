@@ -1,0 +1,68 @@
+"""Data layer: the dataset registry, verified fetching, the loaders and the synthetic sets.
+
+Every raw file is listed in ``data/registry.toml`` with its sha256 and fetched by
+:func:`fetch` (cache, then mirror, then canonical URL; see :mod:`.registry`).
+Loaders return :class:`sklearn.utils.Bunch` objects; the synthetic generators are
+seeded. ``python -m dimred.datasets {fetch,verify,list}`` is the command line.
+"""
+
+from ._cli import main
+from .ordinal import (
+    MOVIELENS_GENRES,
+    ORCA_DATASETS,
+    load_movielens,
+    load_orca,
+    load_umist,
+    load_usps,
+)
+from .registry import (
+    REGISTRY_PATH,
+    Archive,
+    DataDownloadError,
+    DataFile,
+    DataIntegrityError,
+    DataIntegrityWarning,
+    Dataset,
+    Registry,
+    fetch,
+    fetch_all,
+    file_sha256,
+    load_registry,
+    verify_cache,
+)
+from .synthetic import ordinal_gaussians, ordinal_swiss_rolls
+from .tabular import (
+    AUSTRALIAN_CATEGORICAL,
+    load_bank_marketing,
+    load_statlog_australian,
+    load_statlog_heart,
+)
+
+__all__ = [
+    "AUSTRALIAN_CATEGORICAL",
+    "MOVIELENS_GENRES",
+    "ORCA_DATASETS",
+    "REGISTRY_PATH",
+    "Archive",
+    "DataDownloadError",
+    "DataFile",
+    "DataIntegrityError",
+    "DataIntegrityWarning",
+    "Dataset",
+    "Registry",
+    "fetch",
+    "fetch_all",
+    "file_sha256",
+    "load_bank_marketing",
+    "load_movielens",
+    "load_orca",
+    "load_registry",
+    "load_statlog_australian",
+    "load_statlog_heart",
+    "load_umist",
+    "load_usps",
+    "main",
+    "ordinal_gaussians",
+    "ordinal_swiss_rolls",
+    "verify_cache",
+]

@@ -1,0 +1,1 @@
+"""Best-View Projection paper: protocol (:mod:`.protocol`) and figures (:mod:`.plots`)."""

@@ -1,0 +1,2 @@
+"""Metrical-importance paper: protocol (:mod:`.protocol`), discard curves
+(:mod:`.discard`) and figures (:mod:`.plots`)."""

@@ -1,0 +1,1 @@
+"""ORML paper: protocol (:mod:`.protocol`) and figures (:mod:`.plots`)."""

@@ -1,0 +1,6 @@
+"""Ordinal regression: ORML, ORML/M and the 1-D projection baselines ranked by the
+threshold rule of Eqs. (8)-(9) of the ORML paper, with the exact dual QP solver."""
+
+from .orml import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
+
+__all__ = ["ORML", "MultilinearORML", "MultilinearRankProjection", "RankProjection"]

@@ -1,0 +1,56 @@
+"""The threshold decision rule of ORML (Eqs. 8-9).
+
+Shared by ORML, ORML/M and the 1-D baselines the ORML paper compares with
+(Liu, Liu & Chan, "Ordinal Regression via Manifold Learning", AAAI 2011).
+"""
+
+import numpy as np
+
+__all__ = ["rank_thresholds", "threshold_predict"]
+
+
+def rank_thresholds(z, codes):
+    """The boundaries ``b_r`` of Eq. (9) (and (13)) from a 1-D projection.
+
+    ``b_r`` (``r < k``) is the size-weighted mean of the projected means of
+    ranks ``r`` and ``r + 1``, i.e. the mean projection of the two ranks'
+    samples; ``b_k`` is the largest training projection.
+
+    Parameters
+    ----------
+    z : ndarray of shape (n_samples,)
+        Projected training data ``w^T x_i``.
+    codes : ndarray of shape (n_samples,)
+        Rank index ``0 .. k-1`` of each sample.
+
+    Returns
+    -------
+    ndarray of shape (k,)
+    """
+    n_ranks = codes.max() + 1
+    sums = np.bincount(codes, weights=z, minlength=n_ranks)
+    counts = np.bincount(codes, minlength=n_ranks)
+    pairs = (sums[:-1] + sums[1:]) / (counts[:-1] + counts[1:])
+    return np.append(pairs, z.max())
+
+
+def threshold_predict(z, thresholds):
+    """Rank index by Eq. (8): the first ``r`` with ``w^T x - b_r < 0``.
+
+    Eq. (8) leaves the rank undefined when ``w^T x >= b_k`` (a projection
+    beyond every training point); such points get the top rank, the only
+    choice that keeps the rule monotone in ``w^T x``.
+
+    Parameters
+    ----------
+    z : ndarray of shape (n_samples,)
+    thresholds : ndarray of shape (k,)
+        ``b_1 .. b_k`` from :func:`rank_thresholds`.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,) of int
+        Rank indices ``0 .. k-1``.
+    """
+    below = np.asarray(z)[:, None] - thresholds[None, :] < 0
+    return np.where(below.any(axis=1), below.argmax(axis=1), thresholds.size - 1)

@@ -1,0 +1,2 @@
+"""Primitives shared by the estimators: labels and class centres (:mod:`.labels`),
+neighbourhood graphs and Laplacians (:mod:`.graphs`), eigenproblems (:mod:`.linalg`)."""
