@@ -1,6 +1,7 @@
 """BestViewProjection: Algorithm 1, its spectral closed form, orientation and errors."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.linalg import subspace_angles
 from scipy.stats import ortho_group
@@ -91,10 +92,11 @@ def test_rank_deficient_differences_are_completed_inside_null_space():
 @pytest.mark.parametrize(
     ("params", "labels", "message"),
     [
-        ({"n_components": 6}, None, "n_components"),
+        ({"n_components": 0}, None, "n_components"),
+        ({"n_components": 1.5}, None, "n_components"),
         ({"solver": "newton"}, None, "solver"),
-        ({}, "one", "at least 2 classes"),
-        ({}, "strings", "ordinal labels"),
+        ({}, "one", "at least 2 ranks"),
+        ({}, "strings", "ordinal labels that define an order"),
         ({}, "nan", "NaN"),
     ],
 )
@@ -108,6 +110,48 @@ def test_clear_errors(params, labels, message):
         X[0, 0] = np.nan
     with pytest.raises(ValueError, match=message):
         BestViewProjection(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["spectral", "riemannian"])
+def test_all_dimensions_kept_is_a_rotation_and_more_are_clipped(solver):
+    X, y = ordinal_problem(13)
+    full = BestViewProjection(6, solver=solver, random_state=0).fit(X, y)
+    assert full.n_components_ == 6
+    np.testing.assert_allclose(full.components_ @ full.components_.T, np.eye(6), atol=1e-12)
+    Z = full.transform(X)
+    np.testing.assert_allclose(  # distances preserved: nothing removed
+        np.linalg.norm(Z[1:] - Z[0], axis=1), np.linalg.norm(X[1:] - X[0], axis=1), rtol=1e-10
+    )
+    with pytest.warns(UserWarning, match="n_components_ = 6"):
+        clipped = BestViewProjection(9, solver=solver, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(clipped.components_, full.components_)
+    assert len(clipped.get_feature_names_out()) == 6
+
+
+def test_ordered_categorical_labels_give_the_order():
+    X, y = ordinal_problem(14)
+    names = np.array(["low", "mid", "high", "top", "max"])  # not alphabetical
+    numeric = BestViewProjection(2).fit(X, y)
+    labels = pd.Categorical(names[y - 1], categories=names, ordered=True)
+    fitted = BestViewProjection(2).fit(X, labels)
+    np.testing.assert_array_equal(fitted.classes_, names)
+    np.testing.assert_array_equal(fitted.components_, numeric.components_)
+    np.testing.assert_array_equal(fitted.centres_, numeric.centres_)
+    # The declared order, not the values, is the order: reversing it reverses the classes.
+    backwards = pd.Categorical(names[y - 1], categories=names[::-1], ordered=True)
+    reversed_fit = BestViewProjection(2).fit(X, backwards)
+    np.testing.assert_array_equal(reversed_fit.centres_, numeric.centres_[::-1])
+    with pytest.raises(ValueError, match="unordered pandas.Categorical"):
+        BestViewProjection(2).fit(X, pd.Categorical(names[y - 1]))
+
+
+def test_degenerate_data_raise_clear_errors():
+    X, y = ordinal_problem(15)
+    with pytest.raises(ValueError, match="X has no variance"):  # was an all-zero embedding
+        BestViewProjection(2).fit(np.full_like(X, 3.0), y)
+    for factor in (1e200, 1e-200):
+        with pytest.raises(ValueError, match="rescale X"):
+            BestViewProjection(2).fit(X * factor, y)
 
 
 @parametrize_with_checks(

@@ -1,13 +1,13 @@
 """Tests of the data layer: registry, verified fetching, loaders.
 
-No network is used beyond a throw-away HTTP server on 127.0.0.1.
+The fetching tests use no network beyond a throw-away HTTP server on 127.0.0.1. The
+tests of the real data (``mirrored_data``) read it from a mirror, else from the
+canonical URLs; see conftest.py.
 """
 
 import functools
 import hashlib
-import http.server
 import pickle
-import threading
 import zipfile
 
 import numpy as np
@@ -24,41 +24,8 @@ def sha(data: bytes) -> str:
 
 
 # ------------------------------------------------------------------------------ fixtures
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files, quiet, recording every requested path."""
-
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
-        self.server.requests.append(self.path)
-        super().do_GET()
-
-
-@pytest.fixture
-def server(tmp_path, monkeypatch):
-    """HTTP server on 127.0.0.1 serving ``root``; empty cache, no mirror."""
-    root = tmp_path / "www"
-    root.mkdir()
-    for var in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    monkeypatch.setenv("DIMRED_DATA_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("DIMRED_DATA_MIRROR", raising=False)
-    handler = functools.partial(_Handler, directory=str(root))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.requests = []
-    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    httpd.root = root
-    httpd.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    try:
-        yield httpd
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
+# ``server`` (a static HTTP server on 127.0.0.1, with an empty cache and no mirror) and
+# ``mirrored_data`` (the real data, from a mirror or the canonical URLs) are in conftest.py.
 
 
 A_BYTES = b"1 2 3\n4 5 6\n"
@@ -108,14 +75,27 @@ def toy(server):
     return make_registry(server.url)
 
 
+@pytest.fixture(scope="module")
+def real_heart(mirrored_data) -> bytes:
+    """The bytes of the real ``statlog-heart/heart.dat`` (before ``server`` unsets the mirror)."""
+    return ds.fetch("statlog-heart", "heart.dat").read_bytes()
+
+
 # ------------------------------------------------------------------------------ registry
-def test_registry_lists_every_mirrored_file(shared_data):
-    sums = {}
-    for line in (shared_data / "SHA256SUMS").read_text().splitlines():
-        digest, name = line.split(maxsplit=1)
-        sums[name] = digest
+def test_registry_matches_the_data_sources(mirrored_data):
     registry = ds.load_registry()
-    assert {entry.name: entry.sha256 for entry in registry.files()} == sums
+    expected = {entry.name: entry.sha256 for entry in registry.files()}
+    sums = mirrored_data.mirror / "SHA256SUMS" if mirrored_data.mirror else None
+    if sums is not None and sums.is_file():  # the mirror lists exactly the registered files
+        listed = {}
+        for line in sums.read_text().splitlines():
+            digest, name = line.split(maxsplit=1)
+            listed[name] = digest
+        assert listed == expected
+    # Every registered file, from the mirror or its canonical URL, has the registered hash.
+    paths = ds.fetch_all(progress=False)
+    assert [path.relative_to(cache_dir()).as_posix() for path in paths] == list(expected)
+    assert set(ds.verify_cache().values()) == {"ok"}
 
 
 def test_registry_metadata_and_sources():
@@ -172,8 +152,8 @@ def test_download_archive_members(toy, server):
     assert server.requests == ["/pack.zip"]  # the archive is downloaded once
 
 
-def test_download_real_mirrored_file(server, shared_data):
-    (server.root / "heart.dat").write_bytes((shared_data / "statlog-heart/heart.dat").read_bytes())
+def test_download_real_file(real_heart, server):
+    (server.root / "heart.dat").write_bytes(real_heart)
     real = ds.load_registry().file("statlog-heart", "heart.dat")
     registry = ds.Registry.from_dict(
         {
@@ -378,5 +358,7 @@ def test_orca_unknown_name():
 
 def test_fetched_copies_live_in_the_cache(mirrored_data):
     path = ds.fetch("statlog-heart", "heart.dat")
-    assert path.read_bytes() == (mirrored_data / "statlog-heart" / "heart.dat").read_bytes()
     assert cache_dir() in path.parents
+    assert ds.file_sha256(path) == ds.load_registry().file("statlog-heart", "heart.dat").sha256
+    if mirrored_data.mirror is not None:
+        assert path.read_bytes() == (mirrored_data.mirror / "statlog-heart/heart.dat").read_bytes()

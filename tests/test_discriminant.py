@@ -2,7 +2,9 @@
 
 import numpy as np
 import pytest
+from scipy.linalg import eigh
 from scipy.stats import ortho_group
+from sklearn.base import clone
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -11,6 +13,7 @@ from dimred.projection.discriminant import (
     LocalitySensitiveDiscriminantAnalysis,
 )
 from dimred.utils.graphs import knn_graph, split_by_label
+from dimred.utils.linalg import stable_signs
 
 
 def classes(seed=0, n_features=5, per_class=25, n_classes=3):
@@ -57,12 +60,48 @@ def test_lsda_solves_its_generalized_eigenproblem():
     assert lsda.eigenvalues_[0] >= lsda.eigenvalues_[1]
 
 
-def test_lsda_embedding_invariant_to_rotation_and_translation_up_to_sign():
+def test_lsda_leaves_out_self_loops():
+    # Cai's LSDA.m counts each point among its own k + 1 nearest: W_w + I and D_w + I,
+    # i.e. (1 - alpha) X^T X added on the left and X^T X on the right. The estimator
+    # follows the paper (no self-loops): it solves the first equation, not the second.
+    X, y = classes(2, n_features=12, per_class=15)
+    X = X + 2 * np.random.default_rng(0).normal(size=X.shape)  # overlapping classes
+    lsda = LocalitySensitiveDiscriminantAnalysis(n_components=1, n_neighbors=6, alpha=0.3)
+    a = lsda.fit(X, y).components_[0]
+    W = brute_force_graph(X, 6)
+    same = y[:, None] == y[None]
+    Ww, Wb = W * same, W * ~same
+    Xc = X - X.mean(0)
+    A = Xc.T @ (0.3 * (np.diag(Wb.sum(1)) - Wb) + 0.7 * Ww) @ Xc
+    B = Xc.T @ np.diag(Ww.sum(1)) @ Xc
+    A_loops, B_loops = A + 0.7 * Xc.T @ Xc, B + Xc.T @ Xc
+    with_loops = eigh(A_loops, B_loops)[1][:, -1]
+    without = eigh(A, B)[1][:, -1]
+    assert abs(a @ without) / np.linalg.norm(a) / np.linalg.norm(without) > 1 - 1e-9
+    angle = np.arccos(abs(a @ with_loops) / np.linalg.norm(a) / np.linalg.norm(with_loops))
+    assert angle > 1e-3  # the convention is visible here (0.007 rad; up to 1.5 rad on
+    # squash-stored, 52 samples in 51 dimensions: see the LSDA docstring)
+
+
+def test_lsda_components_have_stable_signs_in_input_space():
     X, y = classes(3)
-    base = LocalitySensitiveDiscriminantAnalysis(2).fit_transform(X, y)
+    make = lambda: LocalitySensitiveDiscriminantAnalysis(2)  # noqa: E731
+    base = make().fit(X, y)
+    np.testing.assert_array_equal(make().fit(X, y).components_, base.components_)
+    assert np.all(base.components_[range(2), np.argmax(np.abs(base.components_), 1)] > 0)
+    scale = np.abs(base.components_).max()
+    # Permuted features: the components permute with them, signs included.
+    cols = np.random.default_rng(0).permutation(X.shape[1])
+    moved = make().fit(X[:, cols] + 5, y)
+    np.testing.assert_allclose(moved.components_, base.components_[:, cols], atol=1e-9 * scale)
+    # A rotated basis: the components rotate, with the sign rule applied to the rotated ones.
     R = ortho_group.rvs(X.shape[1], random_state=0)
-    moved = LocalitySensitiveDiscriminantAnalysis(2).fit_transform(X @ R + 5, y)
-    np.testing.assert_allclose(np.abs(moved), np.abs(base), atol=1e-6)
+    rotated = make().fit(X @ R, y)
+    expected = stable_signs(R.T @ base.components_.T).T
+    np.testing.assert_allclose(rotated.components_, expected, atol=1e-8 * scale)
+    Z = base.transform(X)
+    signs = np.sign(np.sum(rotated.transform(X @ R) * Z, axis=0))
+    np.testing.assert_allclose(rotated.transform(X @ R), Z * signs, atol=1e-8 * np.abs(Z).max())
 
 
 def test_kda_solves_its_generalized_eigenproblem_with_eigenvalues_in_unit_interval():
@@ -91,17 +130,53 @@ def test_kda_separates_classes():
 @pytest.mark.parametrize(
     ("estimator", "message"),
     [
-        (KernelDiscriminantAnalysis(n_components=3), "n_classes - 1"),
+        (KernelDiscriminantAnalysis(n_components=0), "n_components"),
         (KernelDiscriminantAnalysis(alpha=0), "alpha"),
+        (KernelDiscriminantAnalysis(gamma=0.0), "gamma"),
         (LocalitySensitiveDiscriminantAnalysis(alpha=2), "alpha"),
-        (LocalitySensitiveDiscriminantAnalysis(n_components=9), "rank"),
-        (LocalitySensitiveDiscriminantAnalysis(n_neighbors=75), "n_neighbors"),
+        (LocalitySensitiveDiscriminantAnalysis(ridge=-1.0), "ridge"),
+        (LocalitySensitiveDiscriminantAnalysis(n_components=2.0), "n_components"),
+        (LocalitySensitiveDiscriminantAnalysis(n_neighbors=0), "n_neighbors"),
     ],
 )
 def test_clear_errors(estimator, message):
     X, y = classes(6)
     with pytest.raises(ValueError, match=message):
         estimator.fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("estimator", "data", "attribute", "value"),
+    [
+        (KernelDiscriminantAnalysis(n_components=3), {}, "n_components_", 2),
+        (KernelDiscriminantAnalysis(), {"n_classes": 2}, "n_components_", 1),
+        (LocalitySensitiveDiscriminantAnalysis(n_components=9), {}, "n_components_", 5),
+        (LocalitySensitiveDiscriminantAnalysis(n_neighbors=75), {}, "n_neighbors_", 74),
+    ],
+)
+def test_what_the_data_cannot_supply_is_clipped_with_a_warning(estimator, data, attribute, value):
+    X, y = classes(6, **data)
+    with pytest.warns(UserWarning, match=f"{attribute} = {value}"):
+        estimator.fit(X, y)
+    assert getattr(estimator, attribute) == value
+    if attribute == "n_components_":
+        assert estimator.transform(X).shape == (len(X), value)
+        assert len(estimator.get_feature_names_out()) == value
+        exact = clone(estimator).set_params(n_components=value).fit(X, y)
+        np.testing.assert_array_equal(estimator.transform(X), exact.transform(X))
+
+
+@pytest.mark.parametrize(
+    "make", [LocalitySensitiveDiscriminantAnalysis, KernelDiscriminantAnalysis]
+)
+def test_degenerate_data_raise_clear_errors(make):
+    X, y = classes(7)
+    with pytest.raises(ValueError, match="X has no variance"):  # KDA: zero embedding before
+        make(n_components=1).fit(np.ones_like(X), y)
+    with pytest.raises(ValueError, match="rescale X"):  # a reshape error / "contains NaN"
+        make(n_components=1).fit(X * 1e200, y)
+    with pytest.raises(ValueError, match="at least 2 classes; got 1 class"):
+        make(n_components=1).fit(X, np.zeros_like(y))
 
 
 @parametrize_with_checks(

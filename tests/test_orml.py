@@ -7,9 +7,11 @@ by scikit-learn, thresholds (Eq. 9) and the decision rule (Eq. 8) by loops.
 """
 
 import numpy as np
+import pandas as pd
 import pytest
-from scipy.linalg import eigh
+from scipy.linalg import eigh, orth
 from scipy.optimize import minimize
+from sklearn.base import clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.manifold import Isomap
 from sklearn.manifold._locally_linear import barycenter_kneighbors_graph
@@ -49,6 +51,25 @@ def image_data(seed, n_per_rank=20, shape=(6, 5), n_ranks=4, noise=0.3):
     u, v = rng.normal(size=shape[0]), rng.normal(size=shape[1])
     images = y[:, None, None] * np.outer(u, v) + noise * rng.normal(size=(y.size,) + shape)
     return images.reshape(y.size, -1), y
+
+
+def wide_data(seed, n_per_rank=5, n_features=50, n_ranks=4):
+    """Fewer samples than features (20 x 50): the centred data span 19 dimensions."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(1, n_ranks + 1), n_per_rank)
+    X = rng.normal(size=(y.size, n_features)) + 0.3 * y[:, None] * rng.normal(size=n_features)
+    return X, y
+
+
+def genre_data(seed, n_samples=100, n_features=19):
+    """MovieLens-like: binary genre rows (n > d) with three all-zero columns, ratings 1-5
+    loosely tied to two genres. Distances tie massively."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n_samples, n_features)) < 0.2).astype(float)
+    X[:, [0, 5, 11]] = 0.0
+    score = X[:, 1] - X[:, 2] + rng.normal(scale=0.7, size=n_samples)
+    y = np.searchsorted(np.quantile(score, [0.2, 0.4, 0.6, 0.8]), score) + 1
+    return X, y
 
 
 # ------------------------------------------------------------- independent references
@@ -461,23 +482,25 @@ def test_lda_direction_matches_scikit_learn():
     assert cosine(ours.coef_, theirs.scalings_[:, 0], signed=False) > 1 - 1e-8
 
 
+def check_complementary_quotient(est, X, y, A, B, ridge):
+    """``est`` maximises ``w^T (B - A) w / w^T (B + ridge) w``, the complement of the
+    published ``min w^T A w / w^T B w``; at ``ridge = 0`` both have the same direction."""
+    B_ridge = B + ridge * np.trace(B) / B.shape[0] * np.eye(B.shape[0])
+    w, value = est.coef_, est.fit_info_["eigenvalue"]
+    residual = (B - A) @ w - value * B_ridge @ w
+    np.testing.assert_allclose(residual, 0, atol=1e-9 * np.abs(B).max() * np.abs(w).max())
+    assert value == pytest.approx(eigh(B - A, B_ridge, eigvals_only=True)[-1], rel=1e-9)
+    published_values, published = eigh(A, B)  # ridge 0: the smallest of the published form
+    unridged = clone(est).set_params(ridge=0.0).fit(X, y)
+    assert cosine(unridged.coef_, published[:, 0], signed=False) > 1 - 1e-9
+    assert unridged.fit_info_["eigenvalue"] == pytest.approx(1 - published_values[0], rel=1e-9)
+
+
 def test_lpp_solves_its_generalized_eigenproblem():
     X, y = ordinal_data(9)
     k, ridge = 6, 1e-3
     est = RankProjection("lpp", n_neighbors=k, ridge=ridge).fit(X, y)
-    # Graph from scratch: Euclidean k-NN, "or" rule, heat kernel with ORML's width.
-    full = enlarged_distances(X, np.zeros(len(X), int))
-    kth, neighbours = brute_force_knn(full, k)
-    directed = np.zeros(full.shape, bool)
-    np.put_along_axis(directed, neighbours, True, 1)
-    W = np.where(directed | directed.T, np.exp(-(full**2) / (2 * np.mean(kth[:, -1] ** 2))), 0)
-    Xc = X - X.mean(0)
-    A = Xc.T @ (np.diag(W.sum(1)) - W) @ Xc
-    B = Xc.T @ np.diag(W.sum(1)) @ Xc
-    B += ridge * np.trace(B) / B.shape[0] * np.eye(B.shape[0])
-    w, value = est.coef_, est.fit_info_["eigenvalue"]
-    np.testing.assert_allclose(A @ w, value * B @ w, atol=1e-9 * np.abs(A).max() * np.abs(w).max())
-    assert value == pytest.approx(eigh(A, B, eigvals_only=True)[0], rel=1e-9)  # the smallest
+    check_complementary_quotient(est, X, y, *lpp_and_npe_matrices(X, "lpp", k), ridge)
 
 
 def test_npe_weights_match_scikit_learn_and_solve_the_eigenproblem():
@@ -488,15 +511,7 @@ def test_npe_weights_match_scikit_learn_and_solve_the_eigenproblem():
         np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(ours.sum(1), 1)
     est = RankProjection("npe", n_neighbors=7, ridge=1e-3).fit(X, y)
-    Xc = X - X.mean(0)
-    W = barycenter_kneighbors_graph(Xc, 7, reg=1e-3).toarray()
-    M = (np.eye(len(X)) - W).T @ (np.eye(len(X)) - W)
-    A, B = Xc.T @ M @ Xc, Xc.T @ Xc
-    B += 1e-3 * np.trace(B) / B.shape[0] * np.eye(B.shape[0])
-    assert est.fit_info_["eigenvalue"] == pytest.approx(eigh(A, B, eigvals_only=True)[0])
-    np.testing.assert_allclose(
-        A @ est.coef_, est.fit_info_["eigenvalue"] * B @ est.coef_, atol=1e-10 * np.abs(A).max()
-    )
+    check_complementary_quotient(est, X, y, *lpp_and_npe_matrices(X, "npe", 7), 1e-3)
 
 
 def test_isoprojection_gram_matches_isomap_geodesics():
@@ -523,6 +538,117 @@ def test_geodesic_gram_stays_finite_on_disconnected_data():
     np.testing.assert_allclose(gram.sum(0), 0, atol=1e-8 * np.abs(gram).max())  # centred
 
 
+def lpp_and_npe_matrices(X, method, k):
+    """``A``, ``B`` of LPP or NPE from scratch: brute-force graph, scikit-learn's LLE weights."""
+    Xc = X - X.mean(0)
+    if method == "lpp":
+        full = enlarged_distances(X, np.zeros(len(X), int))
+        kth, neighbours = brute_force_knn(full, k)
+        directed = np.zeros(full.shape, bool)
+        np.put_along_axis(directed, neighbours, True, 1)
+        heat = np.exp(-(full**2) / (2 * np.mean(kth[:, -1] ** 2)))
+        W = np.where(directed | directed.T, heat, 0)
+        return Xc.T @ (np.diag(W.sum(1)) - W) @ Xc, Xc.T @ np.diag(W.sum(1)) @ Xc
+    M = np.eye(len(X)) - barycenter_kneighbors_graph(Xc, k, reg=1e-3).toarray()
+    return Xc.T @ M.T @ M @ Xc, Xc.T @ Xc
+
+
+@pytest.mark.parametrize("method", ["lpp", "npe"])
+def test_lpp_and_npe_are_solved_in_the_row_space_of_rank_deficient_data(method):
+    # n < d: every direction orthogonal to the data scores 0 / ridge, the global minimum
+    # of the published (minimised) problem. The estimators maximise the complementary
+    # quotient in the row space (Cai's PCA step), where the data do vary.
+    X, y = wide_data(0)
+    k, ridge = 4, 1e-3
+    est = RankProjection(method, n_neighbors=k, ridge=ridge).fit(X, y)
+    A, B = lpp_and_npe_matrices(X, method, k)
+    B_ridge = B + ridge * np.trace(B) / B.shape[0] * np.eye(len(B))
+    values, vectors = eigh(A, B_ridge)
+    Xc = X - X.mean(0)
+    assert values[0] < 1e-12 * values[-1]  # the published form's null-space optimum ...
+    assert np.linalg.norm(Xc @ vectors[:, 0]) < 1e-8 * np.linalg.norm(Xc)  # ... projects to ~0
+    Q = orth(Xc.T)  # an independent basis of the row space
+    assert Q.shape[1] == len(X) - 1
+    B_r = Q.T @ B @ Q
+    B_r += ridge * np.trace(B_r) / Q.shape[1] * np.eye(Q.shape[1])
+    values, vectors = eigh(Q.T @ (B - A) @ Q, B_r)
+    assert est.fit_info_["eigenvalue"] == pytest.approx(values[-1], rel=1e-8)
+    assert cosine(est.coef_, Q @ vectors[:, -1], signed=False) > 1 - 1e-8
+    w = est.coef_ / np.linalg.norm(est.coef_)
+    assert np.linalg.norm(Xc @ w) > 1e-2 * np.linalg.norm(Xc) / np.sqrt(len(X))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("data", [wide_data, genre_data])
+def test_baseline_directions_are_non_degenerate_and_reproducible(method, data):
+    X, y = data(1)
+    make = lambda: RankProjection(method, n_neighbors=5)  # noqa: E731
+    est = make().fit(X, y)
+    Xc = X - X.mean(0)
+    w = est.coef_ / np.linalg.norm(est.coef_)
+    # The training projections vary (before: norm ~1e-14, thresholds were rounding noise).
+    assert (Xc @ w).std() > 1e-3 * np.linalg.norm(Xc) / np.sqrt(len(X))
+    Q = orth(Xc.T)
+    np.testing.assert_allclose(w - Q @ (Q.T @ w), 0, atol=1e-10)  # in the row space
+    if data is genre_data:
+        np.testing.assert_allclose(w[[0, 5, 11]], 0, atol=1e-12)  # the all-zero genres
+    again = make().fit(X, y)
+    np.testing.assert_array_equal(again.coef_, est.coef_)
+    np.testing.assert_array_equal(again.thresholds_, est.thresholds_)
+    predictions = est.predict(X)
+    assert np.unique(predictions).size >= 3  # not piled on the extreme ranks
+    rng = np.random.default_rng(2)
+    if data is wide_data:  # no distance ties: a row permutation permutes the fit
+        perm = rng.permutation(len(X))
+        moved = make().fit(X[perm], y[perm])
+        np.testing.assert_allclose(moved.coef_, est.coef_, rtol=1e-7, atol=1e-9 * abs(w).max())
+        np.testing.assert_array_equal(moved.predict(X), predictions)
+    cols = rng.permutation(X.shape[1])  # ties are by row index: columns may move freely
+    moved = make().fit(X[:, cols], y)
+    np.testing.assert_allclose(
+        moved.coef_, est.coef_[cols], rtol=1e-7, atol=1e-9 * np.abs(est.coef_).max()
+    )
+    np.testing.assert_array_equal(moved.predict(X[:, cols]), predictions)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_tensor_modes_are_solved_in_their_row_spaces(method):
+    # 16 images of 6 x 5 (n < 30 pixels) with a blank first row and last column, as the
+    # borders of USPS digits: each mode's data have all-zero columns.
+    X, y = image_data(6, n_per_rank=4)
+    images = X.reshape(-1, 6, 5)
+    images[:, 0, :] = 0.0
+    images[:, :, -1] = 0.0
+    X = images.reshape(len(X), -1)
+    est = MultilinearRankProjection(method, image_shape=(6, 5), n_neighbors=4, random_state=0).fit(
+        X, y
+    )
+    w1, w2 = est.mode_vectors_
+    assert abs(w1[0]) < 1e-12 and abs(w2[-1]) < 1e-12 * np.abs(w2).max()
+    tensors = (X - X.mean(0)).reshape(-1, 6, 5)
+    Q = orth(np.einsum("nij,i->nj", tensors, w1).T)  # row space of the last w2 problem
+    np.testing.assert_allclose(w2 - Q @ (Q.T @ w2), 0, atol=1e-10 * np.abs(w2).max())
+    z = est.transform(X)[:, 0] / np.linalg.norm(est.coef_)
+    assert z.std() > 1e-3 * np.linalg.norm(tensors) / np.sqrt(len(X))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [MultilinearORML] + [lambda m=m, **kw: MultilinearRankProjection(m, **kw) for m in METHODS],
+)
+def test_random_start_is_the_only_source_of_variation(make):
+    X, y = image_data(7, noise=1.0)
+    params = {"image_shape": (6, 5), "n_neighbors": 6, "max_iter": 5}
+    first = make(**params, random_state=0).fit(X, y)
+    second = make(**params, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(second.coef_, first.coef_)
+    np.testing.assert_array_equal(second.objective_, first.objective_)
+    np.testing.assert_array_equal(second.thresholds_, first.thresholds_)
+    # The start is honoured: another seed starts elsewhere (possibly another optimum).
+    other = make(**params, random_state=1).fit(X, y)
+    assert other.objective_[0] != first.objective_[0]
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_baseline_projections_increase_with_rank(method):
     for seed in range(4):
@@ -541,10 +667,7 @@ def test_multilinear_rank_projection_objective_is_monotone(method):
         method, image_shape=(6, 5), n_neighbors=6, ridge=1e-8, tol=0, max_iter=10, random_state=0
     ).fit(X, y)
     steps = np.diff(est.objective_) / np.abs(est.objective_[1:])
-    if method in ("lda", "isoprojection"):  # maximised
-        assert np.all(steps >= -1e-8)
-    else:  # minimised
-        assert np.all(steps <= 1e-8)
+    assert np.all(steps >= -1e-8)  # every quotient is maximised (LPP, NPE: complementary)
     z = est.transform(X)[:, 0]
     assert np.corrcoef(z, y)[0, 1] >= 0
 
@@ -575,7 +698,7 @@ def test_invalid_labels_and_data_raise(make):
     X, y = ordinal_data(15, n_per_rank=5, n_ranks=3)
     cases = [
         (X, np.ones(len(y), int), "at least 2 ranks"),
-        (X, np.array(["a", "b", "c"])[y - 1], "numeric rank labels"),
+        (X, np.array(["a", "b", "c"])[y - 1], "labels that define an order"),
         (X, y + np.linspace(0.01, 0.5, len(y)), "Unknown label type"),
         (np.where(np.arange(X.size).reshape(X.shape) == 7, np.nan, X), y, "NaN"),
         (X, y[:-1], "inconsistent numbers of samples"),
@@ -583,12 +706,47 @@ def test_invalid_labels_and_data_raise(make):
     for X_bad, y_bad, match in cases:
         with pytest.raises(ValueError, match=match):
             make().fit(X_bad, y_bad)
-    with pytest.raises(ValueError, match="n_neighbors"):
-        make().set_params(n_neighbors=len(X)).fit(X, y)
-    with pytest.raises(ValueError, match="n_neighbors"):
-        make().set_params(n_neighbors=2.5).fit(X, y)
+    for k in (0, 2.5, "3"):
+        with pytest.raises(ValueError, match="n_neighbors"):
+            make().set_params(n_neighbors=k).fit(X, y)
     with pytest.raises(ValueError, match="ridge"):
         make(ridge=-1e-3).fit(X, y)
+
+
+@pytest.mark.parametrize("make", ESTIMATORS)
+def test_degenerate_data_raise_clear_errors(make):
+    X, y = ordinal_data(15, n_per_rank=5, n_ranks=3)
+    for constant in (np.zeros_like(X), np.tile(X[:1], (len(X), 1))):  # was LinAlgError / zeros
+        with pytest.raises(ValueError, match="X has no variance"):
+            make().fit(constant, y)
+    for factor in (1e200, 1e-200):
+        with pytest.raises(ValueError, match="rescale X"):
+            make().fit(X * factor, y)
+
+
+@pytest.mark.parametrize("make", ESTIMATORS)
+def test_n_neighbors_is_clipped_to_the_data(make):
+    X, y = ordinal_data(15, n_per_rank=5, n_ranks=3)  # 15 samples
+    with pytest.warns(UserWarning, match="n_neighbors_ = 14"):
+        clipped = make().set_params(n_neighbors=40).fit(X, y)
+    assert clipped.n_neighbors_ == 14
+    exact = make().set_params(n_neighbors=14).fit(X, y)
+    np.testing.assert_array_equal(clipped.coef_, exact.coef_)
+
+
+@pytest.mark.parametrize("make", ESTIMATORS)
+def test_ordered_categorical_labels_rank_by_their_categories(make):
+    X, y = ordinal_data(15, n_per_rank=5, n_ranks=3)
+    names = np.array(["low", "mid", "high"])  # alphabetical order would be wrong
+    labels = pd.Categorical(names[y - 1], categories=names, ordered=True)
+    numeric = make().fit(X, y)
+    for given in (labels, pd.Series(labels)):
+        est = make().fit(X, given)
+        np.testing.assert_array_equal(est.classes_, names)
+        np.testing.assert_array_equal(est.coef_, numeric.coef_)
+        np.testing.assert_array_equal(est.predict(X), names[numeric.predict(X) - 1])
+    with pytest.raises(ValueError, match="unordered pandas.Categorical"):
+        make().fit(X, pd.Categorical(names[y - 1]))
 
 
 def test_single_sample_rank_is_accepted():

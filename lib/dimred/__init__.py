@@ -24,7 +24,13 @@ from .datasets import (
     load_usps,
 )
 from .importance import MetricalImportance, forest_importances
-from .ordinal import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
+from .ordinal import (
+    ORML,
+    ConstantRank,
+    MultilinearORML,
+    MultilinearRankProjection,
+    RankProjection,
+)
 from .projection import (
     BestViewProjection,
     KernelDiscriminantAnalysis,
@@ -33,6 +39,7 @@ from .projection import (
 
 __all__ = [
     "BestViewProjection",
+    "ConstantRank",
     "KernelDiscriminantAnalysis",
     "LocalitySensitiveDiscriminantAnalysis",
     "MetricalImportance",

@@ -1,7 +1,8 @@
 """Data layer: the dataset registry, verified fetching, the loaders and the synthetic sets.
 
 Every raw file is listed in ``data/registry.toml`` with its sha256 and fetched by
-:func:`fetch` (cache, then mirror, then canonical URL; see :mod:`.registry`).
+:func:`fetch` (cache, then mirror, then canonical URL; see :mod:`.registry`);
+:func:`choose_data_source` decides where a session (the test suite) gets it from.
 Loaders return :class:`sklearn.utils.Bunch` objects; the synthetic generators are
 seeded. ``python -m dimred.datasets {fetch,verify,list}`` is the command line.
 """
@@ -24,12 +25,15 @@ from .registry import (
     DataIntegrityWarning,
     Dataset,
     Registry,
+    SourceProbe,
     fetch,
     fetch_all,
     file_sha256,
     load_registry,
+    probe_sources,
     verify_cache,
 )
+from .sources import DataSource, choose_data_source, ci_enabled
 from .synthetic import ordinal_gaussians, ordinal_swiss_rolls
 from .tabular import (
     AUSTRALIAN_CATEGORICAL,
@@ -48,8 +52,12 @@ __all__ = [
     "DataFile",
     "DataIntegrityError",
     "DataIntegrityWarning",
+    "DataSource",
     "Dataset",
     "Registry",
+    "SourceProbe",
+    "choose_data_source",
+    "ci_enabled",
     "fetch",
     "fetch_all",
     "file_sha256",
@@ -64,5 +72,6 @@ __all__ = [
     "main",
     "ordinal_gaussians",
     "ordinal_swiss_rolls",
+    "probe_sources",
     "verify_cache",
 ]

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..compendium.paths import cache_dir
 from .registry import (

@@ -9,6 +9,9 @@ and accepts a file only when its hash matches, whichever way it arrived:
 3. a download from the canonical URL with :mod:`pooch` (a direct URL, or a member
    of a zip archive whose hash is not known and whose members are verified).
 
+:func:`probe_sources` tells, without fetching anything, which of these sources can
+give each file (the URLs are asked for their first byte, with a short timeout).
+
 The command line is in :mod:`dimred.datasets._cli`.
 """
 
@@ -20,6 +23,7 @@ import tomllib
 import warnings
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
@@ -27,7 +31,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pooch
-from tqdm.auto import tqdm
+import requests
+from tqdm import tqdm
 
 from ..compendium.paths import DATA_DIR, cache_dir, mirror_dir
 
@@ -40,10 +45,12 @@ __all__ = [
     "DataIntegrityWarning",
     "Dataset",
     "Registry",
+    "SourceProbe",
     "fetch",
     "fetch_all",
     "file_sha256",
     "load_registry",
+    "probe_sources",
     "verify_cache",
 ]
 
@@ -488,3 +495,143 @@ def verify_cache(
         ok = actual == entry.sha256
         status[entry.name] = "ok" if ok else f"sha256 {actual} (expected {entry.sha256})"
     return status
+
+
+# ---------------------------------------------------------------------------- probing
+@dataclass(frozen=True)
+class SourceProbe:
+    """Where one registered file can be obtained from (see :func:`probe_sources`).
+
+    Attributes
+    ----------
+    name : str
+        ``<dataset>/<path>`` of the file.
+    source : str or None
+        The first source that can give the file (``"cache <path>"``,
+        ``"mirror <path>"`` or ``"download <url>"``), ``None`` when none can.
+    attempts : tuple of tuple of str
+        ``(source, what went wrong)`` for every source tried before ``source``.
+    """
+
+    name: str
+    source: str | None
+    attempts: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when some source can give the file."""
+        return self.source is not None
+
+
+def probe_sources(
+    datasets: Iterable[str] | None = None,
+    registry: Registry | None = None,
+    *,
+    cache: bool | str | os.PathLike[str] = True,
+    mirror: bool | str | os.PathLike[str] | None = True,
+    timeout: float = 10.0,
+) -> dict[str, SourceProbe]:
+    """Find, for every file, a source that can give it, without fetching anything.
+
+    The sources are tried in the order of :func:`fetch`: a cached copy and a mirror
+    copy count when their sha256 matches; a canonical URL counts when it answers a
+    request for its first byte with a success status within ``timeout`` seconds (an
+    archive member counts when its archive's URL does; each URL is asked once, and
+    the URLs are asked in parallel). Nothing is written or removed.
+
+    Parameters
+    ----------
+    datasets : iterable of str, optional
+        Dataset names; default every dataset of the registry.
+    registry : Registry, optional
+        Default: :func:`load_registry`.
+    cache : bool or path-like
+        ``True``: :func:`~dimred.compendium.paths.cache_dir`; a path: that folder;
+        ``False``: ignore cached copies.
+    mirror : bool, path-like or None
+        ``True``: ``DIMRED_DATA_MIRROR`` (if set); a path: that folder;
+        ``False`` or ``None``: no mirror.
+    timeout : float
+        Seconds to wait for each URL (connection and first response).
+
+    Returns
+    -------
+    dict
+        ``{"<dataset>/<path>": SourceProbe}`` in registry order.
+    """
+    registry = registry or load_registry()
+    cache_root = cache_dir() if cache is True else (Path(cache) if cache else None)
+    mirror_root = mirror_dir() if mirror is True else (Path(mirror) if mirror else None)
+    local: dict[str, tuple[DataFile, str | None, list[tuple[str, str]]]] = {}
+    for entry in registry.files(datasets):
+        attempts: list[tuple[str, str]] = []
+        found = None
+        for kind, root in (("cache", cache_root), ("mirror", mirror_root)):
+            if root is None:
+                continue
+            candidate = root / entry.dataset / entry.path
+            if not candidate.is_file():
+                attempts.append((f"{kind} {candidate}", "not found"))
+            elif (actual := file_sha256(candidate)) != entry.sha256:
+                attempts.append((f"{kind} {candidate}", f"sha256 {actual}"))
+            else:
+                found = f"{kind} {candidate}"
+                break
+        local[entry.name] = (entry, found, attempts)
+    urls = sorted({_url_of(entry) for entry, found, _ in local.values() if found is None})
+    answers: dict[str, str | None] = {}
+    if urls:
+        with ThreadPoolExecutor(max_workers=min(32, len(urls))) as pool:
+            answers = dict(zip(urls, pool.map(lambda u: _probe_url(u, timeout), urls), strict=True))
+    probes = {}
+    for name, (entry, found, attempts) in local.items():
+        if found is None:
+            url = _url_of(entry)
+            if answers[url] is None:
+                found = f"download {url}"
+            else:
+                attempts.append((f"download {url}", answers[url]))
+        probes[name] = SourceProbe(name, found, tuple(attempts))
+    return probes
+
+
+def _url_of(entry: DataFile) -> str:
+    """The URL a download of ``entry`` starts from (its archive's, for a member)."""
+    return entry.archive.url if entry.archive is not None else str(entry.url)
+
+
+def _probe_url(url: str, timeout: float) -> str | None:
+    """``None`` when ``url`` answers a request for its first byte, else what went wrong.
+
+    The request goes through :mod:`requests`, like :mod:`pooch`'s downloads (same
+    proxies, same certificates); the body is not read.
+    """
+    try:
+        with requests.get(
+            url, headers={"Range": "bytes=0-0"}, stream=True, timeout=timeout
+        ) as response:
+            if response.status_code >= 400:
+                return f"HTTP {response.status_code} {response.reason}"
+    except requests.RequestException as exc:
+        return f"unreachable ({_root_cause(exc)})"
+    return None
+
+
+def _root_cause(exc: BaseException) -> str:
+    """``Type: message`` of the innermost error behind a :mod:`requests` error.
+
+    ``ConnectionError`` wraps urllib3's ``MaxRetryError``, which wraps the cause
+    (``NameResolutionError``, ``NewConnectionError``, ...); the connection's
+    ``HTTPSConnection(host=..., port=...):`` prefix is left out of the message.
+    """
+    seen = set()
+    while id(exc) not in seen:
+        seen.add(id(exc))
+        inner = getattr(exc, "reason", None)
+        if not isinstance(inner, BaseException):
+            inner = exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else None
+        if inner is None:
+            break
+        exc = inner
+    message = re.sub(r"^<?\w+(?: object at \w+>|\(host=[^)]*\)): ", "", str(exc))
+    return f"{type(exc).__name__}: {message}"

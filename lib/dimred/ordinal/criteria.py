@@ -13,6 +13,30 @@ The graph criteria are linear graph embeddings ``w^T Z^T G Z w`` over
 ``w^T Z^T B Z w`` with an ``n x n`` operator ``G`` kept sparse (LPP, NPE,
 ORML) or, where the method itself defines a dense one (IsoProjection's
 geodesic Gram matrix), dense.
+
+Ratio criteria: maximised, in the row space of the data
+-------------------------------------------------------
+Both matrices of a ratio criterion (LDA, LPP, NPE, IsoProjection) are
+quadratic in ``Z``, so every ``w`` orthogonal to the rows of ``Z`` scores
+``0 / ridge``. Minimised as published, LPP's and NPE's quotients take that
+value as their global minimum: a direction along which every training point
+projects to 0 (up to rounding) whenever ``n_samples <= n_features`` or a
+feature is constant (a MovieLens user's all-zero genre columns); and inside
+the data's span the ridge still favours the directions of least variance.
+Following Cai's reference code (``LPP.m``, ``NPE.m``, ``IsoP.m``), therefore:
+
+1. every quotient is solved inside the row space of ``Z`` -- its principal
+   subspace, numerical rank kept -- by
+   :func:`~dimred.utils.linalg.rayleigh_in_row_space`, for the vector methods
+   and for each mode of the tensor methods alike; the ridge
+   ``ridge * trace(B) / r`` is relative to that subspace's dimension ``r``;
+2. LPP and NPE maximise the complementary quotient (``1 -`` the published
+   one when the ridge is 0, with the same optimal direction), in which the
+   ridge penalises directions of vanishing variance instead of rewarding them.
+
+On data of full column rank with ``ridge = 0`` this is exactly the published
+problem. ORML's Eq. (6) already lies in the row space (``S^+`` and the rank
+means do) and is left as the paper states it.
 """
 
 import numpy as np
@@ -22,7 +46,7 @@ from scipy.sparse.csgraph import shortest_path
 
 from ..utils.graphs import heat_kernel_graph, knn_distances, laplacian
 from ..utils.labels import class_centres
-from ..utils.linalg import generalized_eigh
+from ..utils.linalg import rayleigh_in_row_space, ridged, row_space
 from .simplex_qp import simplex_qp
 
 __all__ = [
@@ -43,13 +67,13 @@ def _quadratic(Z, operator):
 
 
 class _RatioCriterion:
-    """Generalised Rayleigh quotient ``w^T A w / w^T B w`` (max or min).
+    """Generalised Rayleigh quotient ``w^T A w / w^T B w``, maximised in the row space of ``Z``.
 
-    ``ridge * trace(B) / m`` is added to ``B`` (``m`` columns of ``Z``), which
-    is singular when there are fewer samples than features.
+    ``matrices(Z)`` gives ``(A, B)``, both of the form ``Z^T G Z``. The
+    quotient is maximised in an orthonormal basis of the row space of ``Z``
+    with ``ridge * trace(B) / r`` added to ``B`` there (``r`` the rank; see
+    the module docstring and :func:`~dimred.utils.linalg.rayleigh_in_row_space`).
     """
-
-    maximise = True
 
     def __init__(self, ridge):
         self.ridge = ridge
@@ -57,21 +81,21 @@ class _RatioCriterion:
     def matrices(self, Z):
         raise NotImplementedError
 
-    def _regularised(self, Z):
-        A, B = self.matrices(Z)
-        m = B.shape[0]
-        return A, B + self.ridge * np.trace(B) / m * np.eye(m)
-
     def direction(self, Z):
-        """Leading (``maximise``) or trailing generalized eigenvector; with info."""
-        A, B = self._regularised(Z)
-        values, vectors = generalized_eigh(A, B, 1, largest=self.maximise)
+        """Leading direction in the row space of ``Z``; info: its ``eigenvalue`` (quotient)."""
+        values, vectors = rayleigh_in_row_space(Z, self.matrices, 1, ridge=self.ridge)
         return vectors[:, 0], {"eigenvalue": values[0]}
 
     def objective(self, Z, w):
-        """The quotient at ``w``."""
-        A, B = self._regularised(Z)
-        return float(w @ A @ w / (w @ B @ w))
+        """The regularised quotient :meth:`direction` optimises, at ``w``.
+
+        ``w`` enters through its component in the row space of ``Z`` (the rest
+        is invisible to the data and to this ridge).
+        """
+        basis = row_space(Z)
+        v = basis.T @ w
+        A, B = self.matrices(Z @ basis)
+        return float(v @ A @ v / (v @ ridged(B, self.ridge) @ v))
 
 
 class LDACriterion(_RatioCriterion):
@@ -90,22 +114,24 @@ class LDACriterion(_RatioCriterion):
 
 
 class LPPCriterion(_RatioCriterion):
-    """Locality preserving projection (He & Niyogi 2004): ``Z^T L Z`` over ``Z^T D Z``.
+    """Locality preserving projection (He & Niyogi 2004), as the complementary quotient
+    ``Z^T W Z`` over ``Z^T D Z`` (maximised).
 
-    Heat-kernel weights on the "or" k-NN graph with the width rule of ORML's
-    Eq. (2) on Euclidean distances (minimised).
+    Heat-kernel weights ``W`` on the "or" k-NN graph with the width rule of
+    ORML's Eq. (2) on Euclidean distances, ``D`` their degrees. Minimising
+    ``w^T Z^T L Z w / w^T Z^T D Z w`` (``L = D - W``) is maximising this
+    quotient, which equals one minus it; with the ridge in the denominator
+    only the maximised form penalises directions of vanishing variance (the
+    minimised one would favour them), as in Cai's ``LPP.m``.
     """
-
-    maximise = False
 
     def __init__(self, X, n_neighbors, ridge):
         super().__init__(ridge)
-        graph, _ = heat_kernel_graph(*knn_distances(X, n_neighbors), mode="or")
-        self.laplacian = laplacian(graph)
-        self.degree = sp.diags(np.asarray(graph.sum(axis=1)).ravel())
+        self.graph, _ = heat_kernel_graph(*knn_distances(X, n_neighbors), mode="or")
+        self.degree = sp.diags(np.asarray(self.graph.sum(axis=1)).ravel())
 
     def matrices(self, Z):
-        return _quadratic(Z, self.laplacian), _quadratic(Z, self.degree)
+        return _quadratic(Z, self.graph), _quadratic(Z, self.degree)
 
 
 def barycenter_weights(X, n_neighbors, reg=1e-3):
@@ -127,15 +153,19 @@ def barycenter_weights(X, n_neighbors, reg=1e-3):
 
 
 class NPECriterion(_RatioCriterion):
-    """Neighbourhood preserving embedding (He et al. 2005), minimised:
-    ``Z^T (I - W)^T (I - W) Z`` over ``Z^T Z`` with LLE weights ``W``."""
+    """Neighbourhood preserving embedding (He et al. 2005), as the complementary
+    quotient ``Z^T (W + W^T - W^T W) Z`` over ``Z^T Z`` (maximised).
 
-    maximise = False
+    ``W`` holds the LLE weights. Minimising the reconstruction error
+    ``w^T Z^T (I - W)^T (I - W) Z w / w^T Z^T Z w`` is maximising this
+    quotient, one minus it; the maximised form is the one in which the ridge
+    penalises directions of vanishing variance (Cai's ``NPE.m``).
+    """
 
     def __init__(self, X, n_neighbors, ridge):
         super().__init__(ridge)
-        residual = sp.eye(X.shape[0], format="csr") - barycenter_weights(X, n_neighbors)
-        self.operator = (residual.T @ residual).tocsr()
+        weights = barycenter_weights(X, n_neighbors)
+        self.operator = (weights + weights.T - weights.T @ weights).tocsr()
 
     def matrices(self, Z):
         return _quadratic(Z, self.operator), Z.T @ Z
@@ -205,10 +235,7 @@ class ORMLCriterion:
 
     def _problem(self, Z):
         """``S`` (regularised when ``ridge > 0``) and the rows ``m_{r+1} - m_r``."""
-        scatter = _quadratic(Z, self.laplacian)
-        if self.ridge > 0:
-            m = scatter.shape[0]
-            scatter = scatter + self.ridge * np.trace(scatter) / m * np.eye(m)
+        scatter = ridged(_quadratic(Z, self.laplacian), self.ridge)
         differences = np.diff(class_centres(Z, self.codes)[1], axis=0)
         return scatter, differences
 

@@ -8,16 +8,15 @@ TNPE, MIE) by the same rule, as the comparison in the paper requires
 (a projection method yields no ranks on its own).
 """
 
-import numbers
-
 import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..projection._base import LinearProjection
-from ..utils.graphs import _check_neighbors
+from ..utils.graphs import check_n_neighbors
 from ..utils.labels import check_ranks
+from ..utils.validation import check_spread
 from .criteria import (
     IsoProjectionCriterion,
     LDACriterion,
@@ -48,8 +47,8 @@ class _ThresholdRanker(ClassifierMixin, LinearProjection):
 
     #: Flip the direction so the projection increases with the rank.
     _orient = True
-    #: One output feature, the projection (not a hyper-parameter).
-    n_components = 1
+    #: One output feature, the projection (``get_feature_names_out``).
+    _n_features_out = 1
 
     def fit(self, X, y):
         """Learn the direction and the rank thresholds.
@@ -57,19 +56,21 @@ class _ThresholdRanker(ClassifierMixin, LinearProjection):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Not constant; see :func:`~dimred.utils.validation.check_spread`.
         y : array-like of shape (n_samples,)
-            Numeric rank labels.
+            Ordinal labels: numbers (ranked by value) or an ordered
+            ``pandas.Categorical`` (ranked by its categories' order); see
+            :func:`~dimred.utils.labels.check_ranks`.
 
         Returns
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, _ = validate_data(self, X, y, dtype=np.float64)
         name = type(self).__name__
         self.classes_, codes = check_ranks(y, name)
-        if not isinstance(self.n_neighbors, numbers.Integral):
-            raise ValueError(f"n_neighbors={self.n_neighbors!r} must be an integer.")
-        _check_neighbors(self.n_neighbors, X.shape[0])
+        check_spread(X, name)
+        self.n_neighbors_ = check_n_neighbors(self.n_neighbors, X.shape[0], name)
         self.mean_ = X.mean(axis=0)
         X = X - self.mean_
         w = self._direction(X, self._criterion(X, codes))
@@ -161,7 +162,10 @@ class ORML(_VectorRanker):
     Parameters
     ----------
     n_neighbors : int, default=10
-        ``K`` (fixed at 10 in the paper's experiments).
+        ``K`` (fixed at 10 in the paper's experiments). With fewer than
+        ``K + 1`` training samples ``n_samples - 1`` is used, with a warning
+        (``n_neighbors_``). Ties in the distances go to the lowest sample
+        index (see :mod:`dimred.utils.graphs`).
     C : float, default=1.0
         Margin weight. Because the dual is homogeneous, ``alpha``, ``w`` and the
         thresholds all scale linearly with ``C`` and the predicted ranks do not
@@ -193,7 +197,10 @@ class ORML(_VectorRanker):
         ``A`` of Eq. (2).
     sigma_ : float
         Heat-kernel width.
+    n_neighbors_ : int
+        ``K`` used: ``min(n_neighbors, n_samples - 1)``.
     classes_ : ndarray of shape (n_classes,)
+        The ranks in order (the categories of an ordered ``pandas.Categorical``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
     """
@@ -210,7 +217,7 @@ class ORML(_VectorRanker):
             raise ValueError(f"C={self.C!r} must be positive (C = 0 gives w = 0).")
         if not self.ridge >= 0:
             raise ValueError(f"ridge={self.ridge!r} must be non-negative.")
-        criterion = ORMLCriterion(X, codes, self.n_neighbors, self.C, self.ridge)
+        criterion = ORMLCriterion(X, codes, self.n_neighbors_, self.C, self.ridge)
         self.graph_, self.sigma_ = criterion.graph, criterion.sigma
         return criterion
 
@@ -244,8 +251,14 @@ class MultilinearORML(_TensorRanker, ORML):
     objective_ : ndarray of shape (n_iter_,)
         ``J`` after each sweep.
     n_iter_ : int
-    coef_, thresholds_, mean_, fit_info_, graph_, sigma_, classes_ :
+    coef_, thresholds_, mean_, fit_info_, graph_, sigma_, n_neighbors_, classes_ :
         As in :class:`ORML` (``coef_ = vec(w1 w2^T)``).
+
+    Notes
+    -----
+    The start ``w2`` is the only random element: for a given ``random_state``
+    the fit is deterministic (graph ties broken by index, signs fixed), and
+    different starts may reach different local optima of the alternation.
     """
 
     def __init__(
@@ -276,15 +289,29 @@ class RankProjection(_VectorRanker):
     uses ORML's width rule on Euclidean distances, NPE the LLE weights with
     regularisation 1e-3, IsoProjection the k-NN geodesics.
 
+    As in Cai's reference code of LPP, NPE and IsoProjection, every method
+    maximises its Rayleigh quotient inside the row space of the centred
+    training data (their principal subspace, numerical rank kept), LPP and NPE
+    in their complementary form (``Z^T W Z / Z^T D Z`` and
+    ``Z^T (W + W^T - W^T W) Z / Z^T Z``, one minus the published quotients,
+    same direction when ``ridge = 0``). Minimising the published quotients
+    over all directions instead, whenever ``n_samples <= n_features`` or a
+    feature is constant (a MovieLens user's all-zero genre columns), any
+    direction orthogonal to the data scores ``0 / ridge``, the minimum: every
+    training point would project to rounding noise. See
+    :mod:`dimred.ordinal.criteria`.
+
     Parameters
     ----------
     method : {"lda", "lpp", "npe", "isoprojection"}, default="lda"
     n_neighbors : int, default=10
-        ``K`` of the graph methods (unused by LDA).
+        ``K`` of the graph methods (unused by LDA); clipped to
+        ``n_samples - 1`` with a warning, as in :class:`ORML`.
     ridge : float, default=1e-3
-        ``ridge * trace(B) / d`` is added to the denominator matrix ``B`` of the
-        Rayleigh quotient (singular when ``n_samples <= n_features``); the
-        paper does not say how the baselines were regularised.
+        ``ridge * trace(B) / r`` is added to the denominator matrix ``B`` of the
+        quotient in the ``r``-dimensional row space of the data (``B`` is
+        singular there when, e.g., LDA's within-rank scatter has rank below
+        ``r``); the paper does not say how the baselines were regularised.
 
     Attributes
     ----------
@@ -294,7 +321,9 @@ class RankProjection(_VectorRanker):
     thresholds_ : ndarray of shape (n_classes,)
     mean_ : ndarray of shape (n_features,)
     fit_info_ : dict
-        ``eigenvalue`` of the direction.
+        ``eigenvalue``: the (complementary, regularised) quotient at the direction.
+    n_neighbors_ : int
+        ``K`` used: ``min(n_neighbors, n_samples - 1)``.
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -310,7 +339,7 @@ class RankProjection(_VectorRanker):
             raise ValueError(f"method={self.method!r} must be one of {sorted(BASELINES)}.")
         if not self.ridge >= 0:
             raise ValueError(f"ridge={self.ridge!r} must be non-negative.")
-        return BASELINES[self.method](X, codes, self.n_neighbors, self.ridge)
+        return BASELINES[self.method](X, codes, self.n_neighbors_, self.ridge)
 
 
 class MultilinearRankProjection(_TensorRanker, RankProjection):
@@ -331,9 +360,15 @@ class MultilinearRankProjection(_TensorRanker, RankProjection):
     Attributes
     ----------
     mode_vectors_, objective_, n_iter_ :
-        As in :class:`MultilinearORML` (``objective_`` is the Rayleigh quotient).
-    coef_, thresholds_, mean_, fit_info_, classes_ :
+        As in :class:`MultilinearORML` (``objective_`` is the regularised
+        quotient of each mode's row space, see :mod:`dimred.ordinal.criteria`).
+    coef_, thresholds_, mean_, fit_info_, n_neighbors_, classes_ :
         As in :class:`RankProjection`.
+
+    Notes
+    -----
+    As for :class:`MultilinearORML`, the random start ``w2`` is the only
+    source of run-to-run variation.
     """
 
     def __init__(

@@ -21,49 +21,18 @@ initial viewpoints); the spectral solver fills the missing directions with the
 leading principal axes of the data inside ``null(A)`` and documents the choice.
 """
 
-import numbers
-
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import validate_data
 
-from ..utils.labels import class_centres
+from ..utils.labels import check_ranks, class_centres
 from ..utils.linalg import numerical_rank
+from ..utils.validation import check_spread
 from ._base import LinearProjection
 
-__all__ = ["BestViewProjection", "best_viewpoint", "ordinal_class_centres"]
+__all__ = ["BestViewProjection", "best_viewpoint"]
 
 _SOLVERS = ("spectral", "riemannian")
-
-
-def ordinal_class_centres(X, y):
-    """Class labels in their order and the class centres (means).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,)
-        Numeric labels whose sorted values define the order of the classes.
-
-    Returns
-    -------
-    classes : ndarray of shape (n_classes,)
-    centres : ndarray of shape (n_classes, n_features)
-    """
-    if type_of_target(y, raise_unknown=True) not in ("binary", "multiclass") or (
-        y.dtype.kind not in "biuf"
-    ):
-        raise ValueError(
-            "BestViewProjection needs ordinal labels: numbers whose order is the order of the "
-            f"classes; got labels of type {type_of_target(y)!r} and dtype {y.dtype}."
-        )
-    classes, centres = class_centres(X, y)
-    if classes.size < 2:
-        raise ValueError(
-            f"BestViewProjection needs at least 2 classes; got {classes.size} class(es)."
-        )
-    return classes, centres
 
 
 def best_viewpoint(A, random_state=None, max_iter=100, tol=1e-5, step_size=0.05):
@@ -118,7 +87,9 @@ class BestViewProjection(LinearProjection):
     Parameters
     ----------
     n_components : int, default=2
-        Dimensions kept; must be smaller than the number of features.
+        Dimensions kept. At most ``n_features`` (more give ``n_features``,
+        with a warning); ``n_features`` itself removes no viewpoint and only
+        rotates the data into the canonical orientation.
     solver : {"spectral", "riemannian"}, default="spectral"
         ``"riemannian"``: the paper's Algorithm 1 (Riemannian gradient descent
         with Barzilai-Borwein steps), one viewpoint per removed dimension.
@@ -136,12 +107,14 @@ class BestViewProjection(LinearProjection):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-        Labels in their order.
+        Labels in their order (the categories of an ordered ``pandas.Categorical``).
     centres_ : ndarray of shape (n_classes, n_features)
         Class centres in the input space.
     mean_ : ndarray of shape (n_features,)
         Mean of the class centres (the origin of the projection).
-    components_ : ndarray of shape (n_components, n_features)
+    n_components_ : int
+        Dimensions kept, ``min(n_components, n_features)``.
+    components_ : ndarray of shape (n_components_, n_features)
         Orthonormal axes of the projection, in canonical orientation: the
         first axis is the direction in which the projected centres spread most
         along the order (class 1 on the left, i.e. its coordinate below the
@@ -188,16 +161,24 @@ class BestViewProjection(LinearProjection):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Not constant; see :func:`~dimred.utils.validation.check_spread`.
         y : array-like of shape (n_samples,)
-            Numeric ordinal labels (their sorted values give the order).
+            Ordinal labels: numbers (their sorted values give the order) or an
+            ordered ``pandas.Categorical`` (its categories' order); see
+            :func:`~dimred.utils.labels.check_ranks`.
 
         Returns
         -------
         self : BestViewProjection
         """
-        X, y = validate_data(self, X, y, y_numeric=False)
-        self._check_params(X.shape[1])
-        self.classes_, self.centres_ = ordinal_class_centres(X, np.asarray(y))
+        X, _ = validate_data(self, X, y)
+        if self.solver not in _SOLVERS:
+            raise ValueError(f"solver must be one of {_SOLVERS}; got {self.solver!r}.")
+        self._set_n_components(X.shape[1], f"n_features = {X.shape[1]}")
+        name = type(self).__name__
+        self.classes_, codes = check_ranks(y, name)
+        check_spread(X, name)
+        self.centres_ = class_centres(X, codes)[1]
         self.mean_ = self.centres_.mean(axis=0)
         differences = np.diff(self.centres_, axis=0)
         if self.solver == "spectral":
@@ -215,8 +196,8 @@ class BestViewProjection(LinearProjection):
         """Leading right singular vectors of ``A``, completed inside ``null(A)``."""
         _, singular, vt = np.linalg.svd(differences, full_matrices=True)
         rank = numerical_rank(singular)
-        basis = vt[: min(rank, self.n_components)]
-        missing = self.n_components - basis.shape[0]
+        basis = vt[: min(rank, self.n_components_)]
+        missing = self.n_components_ - basis.shape[0]
         if missing > 0:
             null = vt[rank:]
             _, _, inner = np.linalg.svd(centred @ null.T, full_matrices=False)
@@ -228,7 +209,7 @@ class BestViewProjection(LinearProjection):
         rng = check_random_state(self.random_state)
         basis = np.eye(differences.shape[1])  # rows: current axes in input coordinates
         iterations = []
-        while basis.shape[0] > self.n_components:
+        while basis.shape[0] > self.n_components_:
             local = differences @ basis.T
             v, n_iter = best_viewpoint(local, rng, self.max_iter, self.tol, self.step_size)
             iterations.append(n_iter)
@@ -246,18 +227,6 @@ class BestViewProjection(LinearProjection):
         largest = rotated[np.arange(len(rotated)), np.argmax(np.abs(rotated), axis=1)]
         reference = np.where(np.abs(last) > 1e-8 * scale, last, largest)
         return rotated * np.where(reference < 0, -1.0, 1.0)[:, None]
-
-    def _check_params(self, n_features):
-        if self.solver not in _SOLVERS:
-            raise ValueError(f"solver must be one of {_SOLVERS}; got {self.solver!r}.")
-        if (
-            not isinstance(self.n_components, numbers.Integral)
-            or not 1 <= self.n_components < n_features
-        ):
-            raise ValueError(
-                f"n_components={self.n_components!r} must be an integer with "
-                f"1 <= n_components < n_features = {n_features}."
-            )
 
 
 def _orthogonal_complement(v):

@@ -1,2 +1,3 @@
 """Primitives shared by the estimators: labels and class centres (:mod:`.labels`),
-neighbourhood graphs and Laplacians (:mod:`.graphs`), eigenproblems (:mod:`.linalg`)."""
+neighbourhood graphs and Laplacians (:mod:`.graphs`), eigenproblems (:mod:`.linalg`),
+checks of the training data (:mod:`.validation`)."""

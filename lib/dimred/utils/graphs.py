@@ -1,12 +1,38 @@
 """Sparse neighbourhood graphs shared by the graph-based embeddings (LSDA, ORML,
-LPP, NPE, IsoProjection and their tensor versions)."""
+LPP, NPE, IsoProjection and their tensor versions).
+
+Which neighbours are the nearest
+--------------------------------
+Discrete data tie massively (MovieLens' binary genre vectors: most points have
+many neighbours at the distance of their ``k``-th), and a tie broken by
+floating-point noise makes the graph -- and every estimator built on it --
+depend on the BLAS kernel, the tree traversal and the order of the rows. Here
+the neighbours of ``x_i`` are a documented function of the data:
+
+1. distances are computed directly, ``||x_i - x_j||`` from the difference
+   (not from ``||x||^2 - 2 x.y + ||y||^2``, which is off by ~1e-8 of the data
+   scale for near points); the norm expansion only pre-selects candidates,
+   with a margin that provably keeps every candidate;
+2. each distance is rounded to a grid of :data:`TIE_RTOL` times the data's
+   diameter (the diagonal of its bounding box), so that distances equal in
+   exact arithmetic compare equal;
+3. neighbours are taken in increasing (rounded distance, index) order: ties go
+   to the lowest row index.
+
+Working memory is O(n k) plus a block of at most ``max(n k, 2^20)`` floats;
+no ``n x n`` matrix is formed, except by the dense reference
+:func:`dense_ordinal_graph`, which applies the same rule and gives the same graph.
+"""
+
+import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.metrics import euclidean_distances
-from sklearn.neighbors import NearestNeighbors
 
 __all__ = [
+    "TIE_RTOL",
+    "check_n_neighbors",
     "dense_ordinal_graph",
     "heat_kernel_graph",
     "knn_distances",
@@ -14,6 +40,11 @@ __all__ = [
     "laplacian",
     "split_by_label",
 ]
+
+#: Distances closer than this fraction of the data's diameter are ties (broken by index).
+TIE_RTOL = 1e-10
+#: Floats per block of the candidate search (at least ``n * k``).
+_BLOCK = 2**20
 
 
 def knn_graph(X, n_neighbors, mode="or"):
@@ -26,21 +57,22 @@ def knn_graph(X, n_neighbors, mode="or"):
         ``k``; must be smaller than ``n_samples``.
     mode : {"or", "and"}, default="or"
         Edge ``i - j`` when ``j`` is among the ``k`` nearest neighbours of ``i``
-        *or* (``"and"``: *and*) ``i`` among those of ``j``.
+        *or* (``"and"``: *and*) ``i`` among those of ``j``. Neighbours follow
+        the deterministic tie rule of the module docstring.
 
     Returns
     -------
     scipy.sparse.csr_matrix of shape (n_samples, n_samples)
         Memory O(n k); no self-loops.
     """
-    _check_neighbors(n_neighbors, X.shape[0])
-    directed = (
-        NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors_graph(mode="connectivity")
+    _, indices = knn_distances(X, n_neighbors)
+    n_samples = X.shape[0]
+    rows = np.repeat(np.arange(n_samples), n_neighbors)
+    directed = sp.csr_matrix(
+        (np.ones(indices.size), (rows, indices.ravel())), shape=(n_samples, n_samples)
     )
-    directed.setdiag(0)
-    directed.eliminate_zeros()
     graph = directed.maximum(directed.T) if mode == "or" else directed.minimum(directed.T)
-    return sp.csr_matrix(graph, dtype=float)
+    return sp.csr_matrix(graph)
 
 
 def split_by_label(graph, y):
@@ -64,15 +96,15 @@ def split_by_label(graph, y):
 
 
 def knn_distances(X, n_neighbors, codes=None):
-    """Directed k-nearest-neighbour distances, optionally rank-enlarged.
+    """Directed k-nearest-neighbour distances, optionally rank-enlarged, ties by index.
 
     With ``codes`` the distance is ORML's Eq. (3),
-    ``d(x_i, x_j) = (|y_i - y_j| + 1) ||x_i - x_j||``. Within one rank it is
-    the Euclidean distance, so the ``k`` nearest neighbours of ``x_i`` under
-    ``d`` are among the union, over ranks ``c``, of its ``k`` nearest Euclidean
-    neighbours of rank ``c``, each scaled by ``|y_i - c| + 1``: one tree query
-    per rank, then the ``k`` smallest of at most ``k * n_ranks`` candidates.
-    Memory is O(n k n_ranks); no n x n matrix is formed.
+    ``d(x_i, x_j) = (|y_i - y_j| + 1) ||x_i - x_j||``. The neighbours of
+    ``x_i`` (never ``x_i`` itself; duplicates of it are neighbours at distance
+    0) are the first ``k`` in increasing (rounded distance, index) order, see
+    the module docstring. Candidates are pre-selected block by block from the
+    norm expansion of the squared distances with a safe margin, then their
+    distances are recomputed exactly.
 
     Parameters
     ----------
@@ -85,27 +117,53 @@ def knn_distances(X, n_neighbors, codes=None):
     Returns
     -------
     distances : ndarray of shape (n_samples, n_neighbors)
-        Sorted increasingly; column ``k - 1`` is the distance to the ``k``-th
-        neighbour.
+        Increasing up to the tie grid; column ``k - 1`` is the distance to the
+        ``k``-th neighbour.
     indices : ndarray of shape (n_samples, n_neighbors)
     """
     n_samples = X.shape[0]
     _check_neighbors(n_neighbors, n_samples)
-    if codes is None:
-        return NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
-    candidates_d, candidates_i = [], []
-    for rank in np.unique(codes):
-        members = np.flatnonzero(codes == rank)
-        k = min(n_neighbors + 1, members.size)
-        dist, idx = NearestNeighbors(n_neighbors=k).fit(X[members]).kneighbors(X)
-        idx = members[idx]
-        dist = dist * (np.abs(codes - rank) + 1)[:, None]
-        dist[idx == np.arange(n_samples)[:, None]] = np.inf  # the point itself
-        candidates_d.append(dist)
-        candidates_i.append(idx)
-    dist, idx = np.hstack(candidates_d), np.hstack(candidates_i)
-    order = np.lexsort((idx, dist), axis=1)[:, :n_neighbors]
-    return np.take_along_axis(dist, order, 1), np.take_along_axis(idx, order, 1)
+    unit = _tie_unit(X)
+    candidates = _candidate_search(X, codes, n_neighbors, unit)
+    block = max(1, min(n_samples, max(n_neighbors, _BLOCK // n_samples)))
+    distances, indices = [], []
+    for start in range(0, n_samples, block):
+        rows = np.arange(start, min(start + block, n_samples))
+        local, cols = candidates(rows)
+        exact = _distances(X, rows[local], cols, codes)
+        d, i = _nearest(local, cols, exact, unit, n_neighbors, rows.size)
+        distances.append(d)
+        indices.append(i)
+    return np.vstack(distances), np.vstack(indices)
+
+
+def _candidate_search(X, codes, n_neighbors, unit):
+    """A function of a block of rows giving ``(row in block, column)`` candidate pairs.
+
+    The candidates of row ``i`` are the points whose (enlarged) squared
+    distance from the norm expansion ``||a||^2 + ||b||^2 - 2 a.b`` (on centred
+    data scaled to at most 1) lies within a margin of the ``k``-th smallest,
+    widened by one tie-grid ``unit``: a superset of every point that the tie
+    rule can choose. The expansion's rounding error is below
+    ``(m + 4) eps (||a||^2 + ||b||^2)`` for ``m`` features; the margin is 8 times that.
+    """
+    enlarge = np.zeros(X.shape[0]) if codes is None else np.asarray(codes, dtype=float)
+    centred = X - X.mean(axis=0)
+    spread = np.abs(centred).max() or 1.0
+    centred = centred / spread  # no overflow in the squares
+    squares = np.einsum("ij,ij->i", centred, centred)
+    slack = 8 * (X.shape[1] + 4) * np.finfo(float).eps * (np.ptp(enlarge) + 1) ** 2
+
+    def candidates(rows):
+        factor = np.abs(enlarge[rows, None] - enlarge[None, :]) + 1
+        approx = factor**2 * (squares[rows, None] + squares - 2 * centred[rows] @ centred.T)
+        approx[np.arange(rows.size), rows] = np.inf  # never the point itself
+        kth = np.partition(approx, n_neighbors - 1, axis=1)[:, n_neighbors - 1]
+        margin = slack * (squares[rows] + squares.max())
+        bound = (np.sqrt(np.maximum(kth + margin, 0)) + unit / spread) ** 2 + margin
+        return np.nonzero(approx <= bound[:, None])
+
+    return candidates
 
 
 def heat_kernel_graph(distances, indices, mode="and"):
@@ -141,27 +199,107 @@ def dense_ordinal_graph(X, codes, n_neighbors):
     """Reference construction of ORML's graph through the dense n x n distance matrix.
 
     The straightforward implementation of Eqs. (2)-(3): all pairwise enlarged
-    distances, a sort of each row, the "and" rule on dense masks. O(n^2)
-    memory; kept as the baseline of the benchmark and the tests of
-    :func:`knn_distances` + :func:`heat_kernel_graph`.
+    distances, the ``k`` first of each row in (rounded distance, index) order
+    (the tie rule of the module docstring), the "and" rule on dense masks.
+    O(n^2) memory; kept as the baseline of the benchmark and the tests of
+    :func:`knn_distances` + :func:`heat_kernel_graph`, which it matches, ties
+    included.
 
     Returns
     -------
     ndarray of shape (n_samples, n_samples)
     """
-    enlarged = (np.abs(codes[:, None] - codes[None, :]) + 1) * euclidean_distances(X)
-    np.fill_diagonal(enlarged, np.inf)
-    order = np.argsort(enlarged, axis=1, kind="stable")[:, :n_neighbors]
-    neighbour = np.zeros(enlarged.shape, dtype=bool)
+    n = X.shape[0]
+    everyone = np.arange(n)
+    enlarged = np.vstack([_distances(X, np.full(n, i), everyone, codes) for i in everyone])
+    keys = _tie_keys(enlarged, _tie_unit(X))
+    np.fill_diagonal(keys, np.inf)
+    order = np.lexsort((np.broadcast_to(everyone, (n, n)), keys), axis=1)[:, :n_neighbors]
+    neighbour = np.zeros((n, n), dtype=bool)
     np.put_along_axis(neighbour, order, True, axis=1)
-    kth = np.take_along_axis(enlarged, order[:, -1:], axis=1).ravel()
-    sigma = np.mean(kth**2)
+    sigma = np.mean(np.take_along_axis(enlarged, order[:, -1:], axis=1) ** 2)
     return np.where(neighbour & neighbour.T, np.exp(-(enlarged**2) / (2 * sigma)), 0.0)
 
 
 def laplacian(graph):
     """Graph Laplacian ``L = D - A`` (sparse) of a symmetric sparse graph."""
     return sp.diags(np.asarray(graph.sum(axis=1)).ravel()) - graph
+
+
+def check_n_neighbors(n_neighbors, n_samples, name):
+    """An estimator's ``n_neighbors`` for ``n_samples`` points, clipped to ``n_samples - 1``.
+
+    As scikit-learn's ``LocalOutlierFactor``: a ``k`` that the data cannot
+    supply is reduced to ``n_samples - 1`` (every other point) with a warning.
+
+    Parameters
+    ----------
+    n_neighbors : int
+    n_samples : int
+    name : str
+        Estimator name for the messages.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        ``n_neighbors`` is not a positive integer, or there is one sample.
+    """
+    if not isinstance(n_neighbors, numbers.Integral) or n_neighbors < 1:
+        raise ValueError(f"{name}: n_neighbors={n_neighbors!r} must be a positive integer.")
+    if n_samples < 2:
+        raise ValueError(f"{name} needs at least 2 samples for a neighbour; got n_samples = 1.")
+    if n_neighbors >= n_samples:
+        warnings.warn(
+            f"{name}: n_neighbors={n_neighbors} is not below n_samples = {n_samples}; "
+            f"using n_neighbors_ = {n_samples - 1} (every other point).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return int(min(n_neighbors, n_samples - 1))
+
+
+def _tie_unit(X):
+    """Resolution of the distance order: :data:`TIE_RTOL` times the diagonal of the
+    bounding box of ``X`` (permutation invariant; 0 for identical points)."""
+    ranges = np.ptp(X, axis=0)
+    largest = ranges.max(initial=0.0)
+    return TIE_RTOL * largest * np.linalg.norm(ranges / largest) if largest > 0 else 0.0
+
+
+def _tie_keys(distances, unit):
+    """Distances rounded to the tie grid ``unit`` (all 0 when ``unit`` is 0)."""
+    return np.floor(distances / unit + 0.5) if unit > 0 else np.zeros_like(distances)
+
+
+def _distances(X, rows, cols, codes, batch=2**16):
+    """``(|c_i - c_j| + 1) ||x_i - x_j||`` (factor 1 without ``codes``) for the pairs
+    ``(rows, cols)``, each from the difference of the two points."""
+    out = np.empty(rows.size)
+    step = max(1, batch // max(X.shape[1], 1))
+    for start in range(0, rows.size, step):
+        part = slice(start, start + step)
+        difference = X[rows[part]] - X[cols[part]]
+        out[part] = np.sqrt(np.sum(difference * difference, axis=1))
+    if codes is not None:
+        out *= np.abs(codes[rows] - codes[cols]) + 1
+    return out
+
+
+def _nearest(rows, cols, distances, unit, n_neighbors, n_rows):
+    """The first ``n_neighbors`` candidates of each row in (rounded distance, index) order.
+
+    ``rows`` index ``0 .. n_rows - 1`` and every row has at least
+    ``n_neighbors`` candidates ``cols`` at ``distances``; ``unit`` is the tie
+    grid. Returns the ``(n_rows, n_neighbors)`` distances and columns.
+    """
+    order = np.lexsort((cols, _tie_keys(distances, unit), rows))
+    starts = np.searchsorted(rows[order], np.arange(n_rows))
+    chosen = order[starts[:, None] + np.arange(n_neighbors)]
+    return distances[chosen], cols[chosen]
 
 
 def _check_neighbors(n_neighbors, n_samples):

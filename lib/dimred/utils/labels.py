@@ -1,11 +1,21 @@
-"""Labels shared by the estimators: class centres and the check of ordinal ranks."""
+"""Labels shared by the estimators: class centres and the two label checks.
+
+:func:`check_ranks` validates ordinal labels (BVP and the ORML family: the
+order of the classes is part of the model); :func:`check_classes` validates
+plain class labels (LSDA, KDA: any labels, no order).
+"""
 
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import column_or_1d
 
-__all__ = ["check_ranks", "class_centres"]
+__all__ = ["check_classes", "check_ranks", "class_centres"]
+
+#: How the ordinal estimators' labels must look, for the error messages.
+_ORDINAL = "ordinal labels that define an order: numbers or an ordered pandas.Categorical"
 
 
 def class_centres(X, y):
@@ -27,15 +37,44 @@ def class_centres(X, y):
     return classes, centres / np.bincount(codes)[:, None]
 
 
-def check_ranks(y, name, min_per_rank=1):
-    """Validate ordinal labels; return the sorted ranks and each sample's rank index.
+def check_classes(y, name):
+    """Validate class labels (no order); return the sorted classes and each sample's index.
 
-    The ranks are the distinct values of ``y`` in increasing numeric order and
-    are used by position (rank index ``0 .. k-1``), so Eq. (3)'s ``|y_i - y_j|``
-    is the difference of positions. Labels must be numeric: strings have no
-    order that means anything for ranks. Integer labels with a gap (a level
-    between the smallest and largest never observed, e.g. ratings 1, 3, 4, 5)
-    are accepted with a warning, the missing level being skipped.
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    name : str
+        Estimator name for the messages.
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+    codes : ndarray of shape (n_samples,) of int
+
+    Raises
+    ------
+    ValueError
+        Continuous or multi-output labels, or fewer than two classes.
+    """
+    check_classification_targets(y)
+    classes, codes = np.unique(column_or_1d(y), return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"{name} needs at least 2 classes; got {classes.size} class.")
+    return classes, codes
+
+
+def check_ranks(y, name, min_per_rank=1):
+    """Validate ordinal labels; return the ranks in order and each sample's rank index.
+
+    Two kinds of labels define an order. Numbers: the ranks are their
+    distinct values in increasing order. An ordered ``pandas.Categorical``
+    (or a Series of that dtype): the ranks are its categories in their
+    declared order, whatever their type. Ranks are used by position (rank
+    index ``0 .. k-1``), so ORML's ``|y_i - y_j|`` (Eq. 3) is the difference
+    of positions. Strings, objects and unordered categoricals are refused:
+    their order would be arbitrary (alphabetical). Levels of the scale with
+    no sample -- a gap in integer labels (ratings 1, 3, 4, 5) or an unused
+    category -- are skipped with a warning.
 
     Parameters
     ----------
@@ -51,40 +90,30 @@ def check_ranks(y, name, min_per_rank=1):
     Returns
     -------
     classes : ndarray of shape (k,)
+        The ranks present, in order.
     codes : ndarray of shape (n_samples,) of int
 
     Raises
     ------
     ValueError
-        Non-numeric labels, fewer than two ranks, or a rank with fewer than
-        ``min_per_rank`` samples.
+        Labels without an order, missing labels, fewer than two ranks, or a
+        rank with fewer than ``min_per_rank`` samples.
     """
-    check_classification_targets(y)
-    y = np.asarray(y)
-    if not (np.issubdtype(y.dtype, np.number) or np.issubdtype(y.dtype, np.bool_)):
-        raise ValueError(
-            f"{name} needs numeric rank labels that define an order; got dtype {y.dtype} "
-            f"({type_of_target(y)} target)."
-        )
-    classes, codes = np.unique(y, return_inverse=True)
+    if isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
+        classes, codes, missing = _categorical_ranks(pd.Categorical(y), name)
+    else:
+        classes, codes, missing = _numeric_ranks(y, name)
     if classes.size < 2:
-        raise ValueError(f"{name} needs at least 2 ranks (classes); got {classes.size} class.")
+        raise ValueError(
+            f"{name} needs at least 2 ranks (ordered classes); got {classes.size} class."
+        )
     counts = np.bincount(codes)
     if counts.min() < min_per_rank:
         raise ValueError(
             f"{name} needs at least {min_per_rank} samples per rank; rank "
             f"{classes[counts.argmin()].item()!r} has {counts.min()}."
         )
-    levels = classes.astype(float)  # bool labels: numpy refuses bool subtraction
-    integral = np.all(np.mod(levels, 1) == 0)
-    n_missing = levels[-1] - levels[0] + 1 - classes.size
-    if integral and n_missing > 0:
-        # Listed only when few: labels such as (1, 10**9) would enumerate 10**9 levels.
-        missing = (
-            sorted(set(range(int(levels[0]), int(levels[-1]) + 1)) - set(levels))
-            if n_missing <= 20
-            else f"({n_missing:.0f} levels)"
-        )
+    if missing:
         warnings.warn(
             f"{name}: rank levels {missing} have no training sample; the ranks "
             f"{classes.tolist()} are used by position, so their neighbours are treated as "
@@ -93,3 +122,41 @@ def check_ranks(y, name, min_per_rank=1):
             stacklevel=3,
         )
     return classes, codes
+
+
+def _categorical_ranks(categorical, name):
+    """Ranks of an ordered Categorical: the categories present, in declared order."""
+    if not categorical.ordered:
+        raise ValueError(
+            f"{name} needs {_ORDINAL}; got an unordered pandas.Categorical "
+            f"(categories {list(categorical.categories)}): declare ordered=True with the "
+            "categories in rank order."
+        )
+    if (categorical.codes < 0).any():
+        raise ValueError(f"{name}: the labels contain missing values (NaN).")
+    present = np.bincount(categorical.codes, minlength=categorical.categories.size) > 0
+    categories = np.asarray(categorical.categories)
+    codes = (np.cumsum(present) - 1)[categorical.codes]
+    return categories[present], codes, categories[~present].tolist()
+
+
+def _numeric_ranks(y, name):
+    """Ranks of numeric labels: their sorted values; integer levels in between are missing."""
+    check_classification_targets(y)
+    y = column_or_1d(y)
+    if not (np.issubdtype(y.dtype, np.number) or np.issubdtype(y.dtype, np.bool_)):
+        raise ValueError(
+            f"{name} needs {_ORDINAL}; got dtype {y.dtype} ({type_of_target(y)} target)."
+        )
+    classes, codes = np.unique(y, return_inverse=True)
+    levels = classes.astype(float)  # bool labels: numpy refuses bool subtraction
+    n_missing = levels[-1] - levels[0] + 1 - classes.size
+    if not (np.all(np.mod(levels, 1) == 0) and n_missing > 0):
+        return classes, codes, []
+    # Listed only when few: labels such as (1, 10**9) would enumerate 10**9 levels.
+    missing = (
+        sorted(set(range(int(levels[0]), int(levels[-1]) + 1)) - set(levels))
+        if n_missing <= 20
+        else f"({n_missing:.0f} levels)"
+    )
+    return classes, codes, missing

@@ -1,10 +1,21 @@
 """Generalized symmetric eigenproblems shared by the discriminant and graph
-embeddings (LSDA, KDA, and the graph-based projections of later papers)."""
+embeddings (LSDA, KDA, and the ratio criteria of the ordinal baselines)."""
 
 import numpy as np
 from scipy.linalg import eigh
 
-__all__ = ["generalized_eigh", "numerical_rank", "stable_signs"]
+__all__ = [
+    "generalized_eigh",
+    "numerical_rank",
+    "rayleigh_in_row_space",
+    "ridged",
+    "row_space",
+    "stable_signs",
+]
+
+#: Entries within this relative distance of the largest magnitude count as tied
+#: with it in :func:`stable_signs`, so that rounding cannot pick the reference entry.
+SIGN_RTOL = 1e-8
 
 
 def numerical_rank(singular_values, rtol=1e-10):
@@ -14,10 +25,13 @@ def numerical_rank(singular_values, rtol=1e-10):
 
 
 def stable_signs(vectors):
-    """Flip each column so its largest-magnitude entry is positive.
+    """Flip each column so that its first entry of (nearly) largest magnitude is positive.
 
     Eigenvectors are defined up to sign; this makes fitted components
     reproducible across runs and platforms (as scikit-learn's ``svd_flip``).
+    The reference entry is the first one whose magnitude is within a relative
+    :data:`SIGN_RTOL` of the column's largest, so that entries tied in exact
+    arithmetic (symmetric data) are not told apart by rounding noise.
 
     Parameters
     ----------
@@ -27,14 +41,21 @@ def stable_signs(vectors):
     -------
     ndarray of shape (n, k)
     """
-    rows = np.argmax(np.abs(vectors), axis=0)
+    magnitude = np.abs(vectors)
+    rows = np.argmax(magnitude >= (1 - SIGN_RTOL) * magnitude.max(axis=0), axis=0)
     signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
     signs[signs == 0] = 1.0
     return vectors * signs
 
 
-def generalized_eigh(A, B, n_components, largest=True, ridge=0.0):
-    """Leading (or trailing) solutions of ``A w = lambda B w``, ``B`` positive definite.
+def ridged(B, ridge):
+    """``B + ridge * trace(B) / n * I``: the ridge relative to ``B``'s mean eigenvalue."""
+    n = B.shape[0]
+    return B + ridge * np.trace(B) / n * np.eye(n) if ridge > 0 else B
+
+
+def generalized_eigh(A, B, n_components, ridge=0.0):
+    """Leading solutions of ``A w = lambda B w``, ``B`` positive definite (largest first).
 
     Parameters
     ----------
@@ -44,23 +65,81 @@ def generalized_eigh(A, B, n_components, largest=True, ridge=0.0):
         Symmetric positive semi-definite; ``ridge * trace(B) / n`` is added to
         its diagonal when ``ridge > 0`` (for singular ``B``).
     n_components : int
-    largest : bool, default=True
-        Largest eigenvalues first, else smallest first.
     ridge : float, default=0.0
 
     Returns
     -------
     eigenvalues : ndarray of shape (n_components,)
+        Decreasing.
     eigenvectors : ndarray of shape (n, n_components)
         ``B``-orthonormal columns with :func:`stable_signs`.
     """
     A = (A + A.T) / 2
-    B = (B + B.T) / 2
+    B = ridged((B + B.T) / 2, ridge)
     n = A.shape[0]
-    if ridge > 0:
-        B = B + ridge * np.trace(B) / n * np.eye(n)
-    subset = [n - n_components, n - 1] if largest else [0, n_components - 1]
-    values, vectors = eigh(A, B, subset_by_index=subset)
-    if largest:
-        values, vectors = values[::-1], vectors[:, ::-1]
-    return values, stable_signs(vectors)
+    values, vectors = eigh(A, B, subset_by_index=[n - n_components, n - 1])
+    return values[::-1], stable_signs(vectors[:, ::-1])
+
+
+def row_space(Z, rtol=1e-10):
+    """Orthonormal basis of the row space of ``Z`` (its numerical rank, see
+    :func:`numerical_rank`), as columns.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_samples, m)
+    rtol : float, default=1e-10
+
+    Returns
+    -------
+    ndarray of shape (m, rank)
+    """
+    _, singular, vt = np.linalg.svd(Z, full_matrices=False)
+    return vt[: numerical_rank(singular, rtol)].T
+
+
+def rayleigh_in_row_space(Z, matrices, n_components, ridge=0.0, basis=None):
+    """Maximisers of ``w^T A w / w^T B w`` among the directions in which ``Z`` varies.
+
+    ``A = A(Z)`` and ``B = B(Z)`` are quadratic in ``Z`` (``Z^T G Z``): every
+    ``w`` orthogonal to the rows of ``Z`` gives ``0 / 0`` (``B`` is singular),
+    or ``0 / ridge`` once ``B`` is regularised, directions whose projections
+    ``Z w`` vanish (the optimum of a minimised quotient: see
+    :mod:`dimred.ordinal.criteria`). As in Cai's reference code of LPP, NPE,
+    IsoProjection and LSDA,
+    the problem is therefore solved in an orthonormal basis ``V`` of the row
+    space of ``Z`` (its principal subspace, all non-zero singular values kept):
+    ``V^T A V v = lambda (V^T B V + ridge * trace(B) / r * I) v`` with ``r``
+    the numerical rank, and ``w = V v``. When ``Z`` has full column rank this
+    is the original problem with ``ridge * trace(B) / m * I`` added to ``B``.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_samples, m)
+    matrices : callable
+        ``matrices(Z_r) -> (A_r, B_r)`` for data in any basis (``Z_r = Z V``).
+    n_components : int
+        At most the rank of ``Z``.
+    ridge : float, default=0.0
+    basis : ndarray of shape (m, r), optional
+        :func:`row_space` of ``Z`` when the caller has it already.
+
+    Returns
+    -------
+    eigenvalues : ndarray of shape (n_components,)
+    directions : ndarray of shape (m, n_components)
+        In the row space of ``Z``, with :func:`stable_signs` in the input
+        coordinates (not in the basis ``V``, whose signs LAPACK chooses).
+
+    Raises
+    ------
+    ValueError
+        When ``n_components`` exceeds the rank of ``Z``.
+    """
+    basis = row_space(Z) if basis is None else basis
+    if n_components > basis.shape[1]:
+        raise ValueError(
+            f"n_components={n_components} exceeds the rank {basis.shape[1]} of the data."
+        )
+    values, vectors = generalized_eigh(*matrices(Z @ basis), n_components, ridge)
+    return values, stable_signs(basis @ vectors)

@@ -1,0 +1,176 @@
+"""Where a session gets the raw data from: a mirror, the canonical URLs, or nowhere.
+
+:func:`choose_data_source` decides once, for a whole session (the test suite's
+``data_source`` fixture uses it):
+
+1. a mirror, when ``DIMRED_DATA_MIRROR`` names a folder, else when the shared folder
+   beside the checkout (``../shared/data``) exists; files missing from it still come
+   from their canonical URLs, as :func:`~dimred.datasets.fetch` does;
+2. otherwise the canonical URLs of the registry;
+3. in both cases every file needed is probed first (:func:`probe_sources`: a hash check
+   of the mirror copy, a one-byte request with a short timeout to the URL). When some
+   file can be obtained from no source, the data is *unavailable*: the tests that need
+   it are skipped, except under CI (:func:`ci_enabled`), where that is a failure.
+"""
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+from .registry import Registry, SourceProbe, probe_sources
+
+__all__ = ["DataSource", "choose_data_source", "ci_enabled"]
+
+#: Values of ``CI`` that do not mean "running under CI" (compared case-insensitively).
+CI_OFF = frozenset({"", "false", "0"})
+
+
+def ci_enabled(environ: Mapping[str, str] | None = None) -> bool:
+    """True when ``CI`` is set to anything but an empty string, ``false`` or ``0``."""
+    value = (os.environ if environ is None else environ).get("CI", "")
+    return value.strip().lower() not in CI_OFF
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """The outcome of :func:`choose_data_source`.
+
+    Attributes
+    ----------
+    kind : {"mirror", "canonical", "unavailable"}
+        ``"mirror"``: use ``mirror`` (canonical URLs for any file it lacks);
+        ``"canonical"``: no mirror, download from the registry's URLs;
+        ``"unavailable"``: some file needed can be obtained from no source.
+    mirror : pathlib.Path or None
+        The mirror folder found (also when ``kind`` is ``"unavailable"``).
+    tried : tuple of str
+        What was looked at, in order, for messages.
+    probes : mapping
+        ``{"<dataset>/<path>": SourceProbe}`` for every file needed.
+    ci : bool
+        Whether the decision was taken under CI (see :func:`ci_enabled`).
+    """
+
+    kind: str
+    mirror: Path | None
+    tried: tuple[str, ...]
+    probes: Mapping[str, SourceProbe]
+    ci: bool = False
+
+    @property
+    def available(self) -> bool:
+        """True when every file needed can be obtained."""
+        return self.kind != "unavailable"
+
+    @property
+    def missing(self) -> list[SourceProbe]:
+        """The probes of the files no source can give."""
+        return [probe for probe in self.probes.values() if not probe.ok]
+
+    @property
+    def action(self) -> str:
+        """``"use"`` the data, ``"skip"`` the tests needing it, or ``"fail"`` them (CI)."""
+        if self.available:
+            return "use"
+        return "fail" if self.ci else "skip"
+
+    def summary(self) -> str:
+        """One line: where the data comes from, or what was tried in vain."""
+        if self.available:
+            downloads = sum(probe.source.startswith("download") for probe in self.probes.values())
+            if self.kind == "canonical":
+                return f"raw data from the canonical URLs ({len(self.probes)} files)"
+            return (
+                f"raw data from mirror {self.mirror} ({len(self.probes)} files, "
+                f"{downloads} of them from the canonical URLs)"
+            )
+        failures = {}
+        for probe in self.missing:
+            for where, result in probe.attempts:
+                if where.startswith("download "):
+                    host = urlparse(where.removeprefix("download ")).netloc
+                    failures.setdefault(host, result.split(" (")[0])
+        hosts = ", ".join(f"{host} {result}" for host, result in sorted(failures.items()))
+        line = (
+            f"no source for {len(self.missing)} of the {len(self.probes)} registered data "
+            f"files; tried {', '.join(self.tried)}" + (f"; failed: {hosts}" if hosts else "")
+        )
+        return ("CI is set: the data tests must run, not skip. " if self.ci else "") + line
+
+    def describe(self) -> str:
+        """:meth:`summary`, then what went wrong for each file without a source."""
+        lines = [self.summary()]
+        for probe in self.missing:
+            failures = "; ".join(f"{source}: {result}" for source, result in probe.attempts)
+            lines.append(f"  {probe.name}: {failures}")
+        if not self.available:
+            lines.append(
+                "Point DIMRED_DATA_MIRROR at a copy laid out as <dataset>/<file> "
+                "(e.g. ../shared/data) or allow downloads from the canonical URLs."
+            )
+        return "\n".join(lines)
+
+
+def choose_data_source(
+    environ: Mapping[str, str] | None = None,
+    shared: str | os.PathLike[str] | None = None,
+    *,
+    datasets: Iterable[str] | None = None,
+    registry: Registry | None = None,
+    timeout: float = 10.0,
+) -> DataSource:
+    """Decide where the data of a session comes from, probing that it can be obtained.
+
+    Parameters
+    ----------
+    environ : mapping, optional
+        The environment (default :data:`os.environ`): ``DIMRED_DATA_MIRROR`` and ``CI``
+        are read from it. Cached copies are not considered: the session is expected to
+        start from an empty cache.
+    shared : path-like, optional
+        The shared mirror beside the checkout, used when ``DIMRED_DATA_MIRROR`` does
+        not name a folder.
+    datasets : iterable of str, optional
+        The datasets needed; default every dataset of the registry.
+    registry : Registry, optional
+        Default: :func:`~dimred.datasets.load_registry`.
+    timeout : float
+        Seconds to wait for each canonical URL.
+
+    Returns
+    -------
+    DataSource
+    """
+    environ = os.environ if environ is None else environ
+    tried: list[str] = []
+    mirror = None
+    value = environ.get("DIMRED_DATA_MIRROR", "")
+    if not value:
+        tried.append("DIMRED_DATA_MIRROR (not set)")
+    elif Path(value).is_dir():
+        mirror = Path(value)
+        tried.append(f"mirror {mirror} (DIMRED_DATA_MIRROR)")
+    else:
+        tried.append(f"DIMRED_DATA_MIRROR={value} (not a folder)")
+    if mirror is None and shared is not None:
+        if Path(shared).is_dir():
+            mirror = Path(shared)
+            tried.append(f"mirror {mirror} (beside the checkout)")
+        else:
+            tried.append(f"mirror {shared} (absent)")
+    probes = probe_sources(datasets, registry, cache=False, mirror=mirror, timeout=timeout)
+    asked = {
+        source
+        for probe in probes.values()
+        for source in [probe.source or "", *(where for where, _ in probe.attempts)]
+        if source.startswith("download")
+    }
+    if asked:
+        tried.append(f"the canonical URLs ({len(asked)} asked, {timeout:g} s timeout)")
+    if not all(probe.ok for probe in probes.values()):
+        kind = "unavailable"
+    else:
+        kind = "mirror" if mirror is not None else "canonical"
+    return DataSource(kind, mirror, tuple(tried), probes, ci_enabled(environ))

@@ -1,0 +1,88 @@
+"""Eigenproblem helpers: row space, the reduced Rayleigh quotient and stable signs."""
+
+import numpy as np
+import pytest
+from scipy.linalg import eigh, orth
+from scipy.stats import ortho_group
+
+from dimred.utils.linalg import rayleigh_in_row_space, ridged, row_space, stable_signs
+
+
+def quadratic(G, H):
+    """``matrices`` of the quotient ``w^T Z^T G Z w / w^T Z^T H Z w``."""
+    return lambda Z: (Z.T @ G @ Z, Z.T @ H @ Z)
+
+
+def problem(seed, n, m, rank):
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(n, rank)) @ rng.normal(size=(rank, m))
+    G = rng.normal(size=(n, n))
+    H = rng.normal(size=(n, 2 * n))
+    return Z, G @ G.T, H @ H.T
+
+
+def test_row_space_is_an_orthonormal_basis_of_the_rows():
+    Z, _, _ = problem(0, 8, 12, 5)
+    basis = row_space(Z)
+    assert basis.shape == (12, 5)
+    np.testing.assert_allclose(basis.T @ basis, np.eye(5), atol=1e-12)
+    reference = orth(Z.T)  # independent: scipy's range of Z^T
+    np.testing.assert_allclose(basis @ basis.T, reference @ reference.T, atol=1e-12)
+    assert row_space(np.zeros((3, 4))).shape == (4, 0)
+
+
+def test_rayleigh_on_full_rank_data_is_the_plain_generalized_eigenproblem():
+    Z, G, H = problem(1, 30, 6, 6)
+    ridge = 1e-3
+    values, W = rayleigh_in_row_space(Z, quadratic(G, H), 2, ridge)
+    A, B = Z.T @ G @ Z, Z.T @ H @ Z
+    B = B + ridge * np.trace(B) / 6 * np.eye(6)
+    np.testing.assert_allclose(values, eigh(A, B, eigvals_only=True)[::-1][:2], rtol=1e-9)
+    np.testing.assert_allclose(A @ W, B @ W * values, atol=1e-9 * np.abs(A).max())
+
+
+def test_rayleigh_on_rank_deficient_data_stays_in_the_row_space():
+    # n < m: B is singular; directions orthogonal to the rows would score 0 / 0.
+    Z, G, H = problem(2, 7, 15, 6)
+    with pytest.raises(np.linalg.LinAlgError):
+        eigh(Z.T @ G @ Z, Z.T @ H @ Z)
+    values, W = rayleigh_in_row_space(Z, quadratic(G, H), 2)
+    Q = orth(Z.T)  # an independent basis of the row space (rank 6)
+    assert Q.shape[1] == 6
+    np.testing.assert_allclose(W - Q @ (Q.T @ W), 0, atol=1e-12 * np.abs(W).max())
+    A, B = Q.T @ Z.T @ G @ Z @ Q, Q.T @ Z.T @ H @ Z @ Q
+    np.testing.assert_allclose(values, eigh(A, B, eigvals_only=True)[::-1][:2], rtol=1e-9)
+    assert np.linalg.norm(Z @ W[:, 0]) > 1e-3 * np.linalg.norm(Z) * np.linalg.norm(W[:, 0])
+    # The ridge is relative to the rank r = 6, not to the 15 columns.
+    ridged_values, _ = rayleigh_in_row_space(Z, quadratic(G, H), 1, ridge=0.1)
+    top = eigh(A, B + 0.1 * np.trace(B) / 6 * np.eye(6), eigvals_only=True)[-1]
+    assert ridged_values[0] == pytest.approx(top, rel=1e-9)
+    with pytest.raises(ValueError, match="exceeds the rank 6"):
+        rayleigh_in_row_space(Z, quadratic(G, H), 7)
+
+
+def test_rayleigh_does_not_depend_on_the_basis_or_the_input_orientation():
+    Z, G, H = problem(3, 9, 14, 7)
+    values, W = rayleigh_in_row_space(Z, quadratic(G, H), 3, ridge=1e-3)
+    rotated = row_space(Z) @ ortho_group.rvs(7, random_state=0)  # another orthonormal basis
+    other_values, other_W = rayleigh_in_row_space(Z, quadratic(G, H), 3, ridge=1e-3, basis=rotated)
+    np.testing.assert_allclose(other_values, values, rtol=1e-10)
+    np.testing.assert_allclose(other_W, W, atol=1e-10 * np.abs(W).max())  # signed
+    assert np.all(W[np.argmax(np.abs(W), axis=0), range(3)] > 0)
+
+
+def test_stable_signs_ignores_rounding_among_tied_magnitudes():
+    v = np.array([[0.5], [-0.5 * (1 + 1e-14)], [0.1]])
+    np.testing.assert_array_equal(stable_signs(v), v)  # the first of the tied entries is +
+    np.testing.assert_array_equal(stable_signs(-v), v)
+    w = np.array([[-0.5], [0.5 * (1 + 1e-14)], [0.1]])
+    np.testing.assert_array_equal(stable_signs(w), -w)
+    clear = np.array([[0.3], [-0.9], [0.2]])
+    np.testing.assert_array_equal(stable_signs(clear), -clear)
+    np.testing.assert_array_equal(stable_signs(np.zeros((3, 1))), np.zeros((3, 1)))
+
+
+def test_ridged_adds_the_mean_eigenvalue_times_ridge():
+    B = np.diag([1.0, 2.0, 6.0])
+    np.testing.assert_array_equal(ridged(B, 0.0), B)
+    np.testing.assert_allclose(ridged(B, 0.5), B + 0.5 * 3.0 * np.eye(3))
