@@ -23,7 +23,7 @@ export DIMRED_DATA_MIRROR
 # QUICK=1: the notebooks' quick parameter set, written to build/quick/ (figures/ untouched).
 ifeq ($(QUICK),1)
 OUT := build/quick
-PM_PARAMS := -p quick True
+PM_PARAMS := --quick
 else
 OUT := .
 PM_PARAMS :=
@@ -31,13 +31,15 @@ endif
 # Per-paper parameters: the random-forest runs per curve point (metrical importance).
 PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
+# Every paper of the compendium: notebooks/<paper>.ipynb, data/published/<paper>/,
+# figures/<paper>/ and lib/dimred/experiments/<paper>/ (CONTRIBUTING.md: adding a paper).
 PAPERS := metrical_importance bvp orml
 LIB := $(shell find lib -name '*.py') pyproject.toml
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
 DONE := $(foreach p,$(PAPERS),$(STAMPS)/$(p).done)
 
-.PHONY: help figures $(PAPERS) data test bench lab lint clean env FORCE
+.PHONY: help figures $(PAPERS) data test bench lab lint sync clean env FORCE
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z_ -]+:.*## ' $(MAKEFILE_LIST) | \
@@ -76,8 +78,8 @@ $(STAMPS)/%.params: FORCE
 .SECONDEXPANSION:
 $(STAMPS)/%.done: notebooks/%.ipynb $(LIB) data/registry.toml $$(wildcard data/published/$$*/*) \
 		$(STAMPS)/%.params | $(ENV_STAMP)
-	$(PYTHON) -m papermill --cwd notebooks notebooks/$*.ipynb $(OUT)/build/$*.ipynb \
-		-p output_dir $(abspath $(OUT)/figures/$*) $(PM_PARAMS) $(PM_PARAMS_$*)
+	$(PYTHON) -m dimred.compendium.notebooks $* $(OUT)/figures/$* \
+		--executed $(OUT)/build/$*.ipynb $(PM_PARAMS) $(PM_PARAMS_$*)
 	touch $@
 
 test: $(ENV_STAMP) ## Run the test suite (unit tests + every notebook in quick mode)
@@ -87,9 +89,14 @@ bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
 	$(PYTHON) benchmarks/bench_metrical.py
 	$(PYTHON) benchmarks/bench_bvp.py
 	$(PYTHON) benchmarks/bench_orml.py
+	$(PYTHON) benchmarks/bench_fisher.py
+	$(PYTHON) benchmarks/bench_relevance.py
 
-lint: $(ENV_STAMP) ## ruff check of lib/ and tests/
-	$(PYTHON) -m ruff check lib tests benchmarks
+lint: $(ENV_STAMP) ## ruff check of lib, tests, benchmarks, scripts, templates and the notebooks' .py twins
+	$(PYTHON) -m ruff check lib tests benchmarks notebooks scripts templates
+
+sync: $(ENV_STAMP) ## Re-pair each notebook with its .py twin (after editing either one)
+	$(PYTHON) -m jupytext --sync notebooks/*.py
 
 lab: $(ENV_STAMP) ## Open the notebooks in JupyterLab
 	$(PYTHON) -m jupyter lab notebooks

@@ -2,23 +2,30 @@
 
 import pytest
 
+from dimred.compendium.published import load_table
 from dimred.experiments.bvp import protocol as bvp
 
 
-def test_table1_reproduced_exactly(mirrored_data):
-    published = bvp.load_published("table1_datasets")
-    reproduced = bvp.table1()
+@pytest.fixture(scope="module")
+def real(mirrored_data):
+    return bvp.load_real_data()
+
+
+def test_table1_reproduced_exactly(real):
+    published = load_table("bvp", "table1_datasets")
+    reproduced = bvp.table1(real)
     assert list(reproduced.index) == list(published.index)
     rows = bvp.table1_rows(published, reproduced)
     assert len(rows) == 6 * 4
     assert {row["status"] for row in rows} == {"match"}
+    assert {row["source"] for row in rows} == {f"table1_datasets:{n}" for n in published.index}
 
 
-def test_table1_rows_flag_a_wrong_cell(mirrored_data):
-    published = bvp.load_published("table1_datasets")
+def test_table1_rows_flag_a_wrong_cell(real):
+    published = load_table("bvp", "table1_datasets")
     wrong = published.copy()
     wrong.loc["car", "I"] = 1727
-    statuses = {r["item"]: r["status"] for r in bvp.table1_rows(wrong, bvp.table1())}
+    statuses = {r["item"]: r["status"] for r in bvp.table1_rows(wrong, bvp.table1(real))}
     assert statuses["car: I"] == "deviates" and statuses["car: Q"] == "match"
 
 
@@ -85,6 +92,23 @@ def test_verdict_thresholds():
     assert list(table["informative"]) == [True, True, True, False]
 
 
+def test_separation_must_beat_the_majority_class():
+    """A view at the majority-class rate separates nothing, even where the input space
+    does no better (contact-lenses: 15 of 24 in the largest class)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([1, 2, 3], [15, 5, 4])
+    X = rng.normal(size=(24, 3))  # no class structure: 5-NN about the majority rate
+    table = pd.DataFrame({"knn_accuracy": [15 / 24, 15 / 24 + 0.05, 0.9]}, index=["a", "b", "c"])
+    table["order_correlation"] = table["adjacent_nearer"] = table["within_class_share"] = 1.0
+    judged_table = bvp.judge(table, X, y)
+    assert judged_table["majority_rate"].iloc[0] == pytest.approx(15 / 24)
+    assert judged_table["knn_input"].iloc[0] < 15 / 24 + bvp.SEPARATION_MARGIN
+    assert list(judged_table["separates"]) == [False, True, True]
+
+
 def _three_blobs():
     import numpy as np
 
@@ -106,7 +130,7 @@ def test_claims_are_decided_by_their_predicates():
             "artifact": "fig2",
             "dataset": "toy",
             "method": ["PCA", "KDA", "LDA", "BVP", "LDA"],
-            "predicate": [
+            "decided_by": [
                 "fails",
                 "compressed_without_order",
                 "not_informative",
@@ -123,8 +147,8 @@ def test_claims_are_decided_by_their_predicates():
 
 
 def test_published_claims_name_known_methods_datasets_and_predicates():
-    claims = bvp.load_published("claims")
-    assert set(claims["predicate"]) <= set(bvp.PREDICATES) | {"similar_to_LDA_LSDA"}
+    claims = load_table("bvp", "claims")
+    assert set(claims["decided_by"]) <= set(bvp.PREDICATES) | {"similar_to_LDA_LSDA"}
     assert set(claims["method"]) <= set(bvp.METHODS)
     assert set(claims["dataset"]) <= set(bvp.REAL_DATASETS) | set(bvp.SYNTHETIC_DATASETS)
     real = claims[claims["dataset"].isin(bvp.REAL_DATASETS)]
@@ -132,7 +156,7 @@ def test_published_claims_name_known_methods_datasets_and_predicates():
 
 
 def test_perplexity_rows():
-    published = bvp.load_published("tsne_perplexity")
+    published = load_table("bvp", "tsne_perplexity")
     rows = bvp.perplexity_rows(published, {"gaussians": 40.0, "swiss_rolls": 20.0})
     assert [r["status"] for r in rows] == ["match", "deviates"]
     assert rows[1]["deviation"] == -10.0

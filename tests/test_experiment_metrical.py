@@ -4,27 +4,28 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dimred.compendium.published import load_table
 from dimred.experiments.metrical_importance import protocol as mi
 
 
 @pytest.mark.parametrize(("name", "table"), [("australian", 1), ("bank", 2), ("heart", 3)])
 def test_pca_rows_of_tables_reproduced_exactly(mirrored_data, name, table):
     data = mi.load(name)
-    published = mi.load_published(f"table{table}_discard_orders").loc["pca"].to_numpy()
+    published = load_table(mi.PAPER, f"table{table}_discard_orders").loc["pca"].to_numpy()
     np.testing.assert_array_equal(mi.metrical(data).discard_order_ + 1, published)
 
 
 def test_definition1_as_printed_does_not_reproduce_table1(mirrored_data):
     """The text's Eq. (5) reading gives the opposite order: the evidence for 'weight'."""
     data = mi.load("australian")
-    published = mi.load_published("table1_discard_orders").loc["pca"].to_numpy()
+    published = load_table(mi.PAPER, "table1_discard_orders").loc["pca"].to_numpy()
     order = mi.metrical(data, importance="definition").discard_order_ + 1
     np.testing.assert_array_equal(order, published[::-1])
 
 
 def test_heart_numbering_inferred_from_table3(mirrored_data):
     data = mi.load("heart", "continuous_first")
-    published = mi.load_published("table3_discard_orders").loc["pca"]
+    published = load_table(mi.PAPER, "table3_discard_orders").loc["pca"]
     inferred = mi.infer_numbering(
         mi.metrical(data).discard_order_ + 1, published, data.feature_names
     )
@@ -33,7 +34,7 @@ def test_heart_numbering_inferred_from_table3(mirrored_data):
 
 
 def test_dataset_facts_of_section4(mirrored_data):
-    facts = mi.load_published("datasets")
+    facts = load_table(mi.PAPER, "datasets")
     for name in mi.DATASETS:
         rows = mi.dataset_rows(name, mi.load(name), facts.loc[name])
         assert [row["status"] for row in rows] == ["match"] * 4
@@ -56,9 +57,10 @@ def test_discard_orders_sort_least_important_first():
 
 
 def test_every_claim_row_quotes_the_paper():
-    claims = mi.load_published("claims")
+    claims = load_table(mi.PAPER, "claims")
     rows = [mi._with_quote({"item": f"{claim}: x", "note": ""}, claims) for claim in claims.index]
     assert all(row["note"].startswith("paper (Section 4") for row in rows)
+    assert [row["source"] for row in rows] == [f"claims:{claim}" for claim in claims.index]
     with pytest.raises(KeyError):
         mi._with_quote({"item": "unknown_claim: x", "note": ""}, claims)
 

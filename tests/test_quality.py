@@ -66,3 +66,42 @@ def test_within_class_share_is_the_anova_ratio():
     collapsed = centres[y - 1]
     assert within_class_share(collapsed, y) == pytest.approx(0.0)
     assert within_class_share(3.0 * Z + 7.0, y) == pytest.approx(within_class_share(Z, y))
+
+
+def test_knn_accuracy_and_neighbourhood_scores_equal_scikit_learn_without_ties():
+    from sklearn.manifold import trustworthiness
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.neighbors import KNeighborsClassifier
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 6))
+    Z = X[:, :2] + rng.normal(scale=0.5, size=(120, 2))
+    y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5)
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    expected = cross_val_score(KNeighborsClassifier(5), Z, y, cv=folds).mean()
+    assert knn_accuracy(Z, y) == pytest.approx(expected)
+    scores = neighbourhood_scores(X, Z, n_neighbors=7)
+    assert scores["trustworthiness"] == pytest.approx(trustworthiness(X, Z, n_neighbors=7))
+    assert scores["continuity"] == pytest.approx(trustworthiness(Z, X, n_neighbors=7))
+
+
+def test_metrics_on_tied_data_ignore_rounding_noise():
+    """Binary data tie massively; noise at the level of rounding (what another BLAS
+    kernel would add) must not change a neighbour, hence not a score."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(150, 8)).astype(float)
+    y = X[:, 0] + X[:, 1]
+    Z = X[:, :3] @ rng.normal(size=(3, 2))
+    noisy = X + rng.normal(scale=1e-14, size=X.shape)
+    assert knn_accuracy(noisy, y) == knn_accuracy(X, y)
+    assert neighbourhood_scores(noisy, Z) == neighbourhood_scores(X, Z)
+
+
+def test_neighbour_order_breaks_ties_by_index():
+    from dimred.utils.graphs import neighbour_order, neighbour_ranks
+
+    X = np.array([[0.0], [1.0], [-1.0], [1.0], [3.0]])
+    np.testing.assert_array_equal(neighbour_order(X)[0], [1, 2, 3, 4])
+    np.testing.assert_array_equal(neighbour_order(X, np.array([[2.0]]))[0], [1, 3, 4, 0, 2])
+    ranks = neighbour_ranks(X)
+    assert np.all(np.diag(ranks) == 0) and sorted(ranks[0, 1:]) == [1, 2, 3, 4]

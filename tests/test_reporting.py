@@ -42,3 +42,22 @@ def test_write_table_writes_csv_and_markdown(tmp_path):
         pd.read_csv(tmp_path / "sub" / "t.csv", index_col=0), frame, check_dtype=False
     )
     assert "| x " in (tmp_path / "sub" / "t.md").read_text()
+
+
+def test_report_writes_named_or_custom_indexes_and_shows_nothing_without_ipython(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from dimred.compendium.reporting import Artefacts, Report
+
+    report = Report(tmp_path, display=False)
+    evenly_spaced = pd.DataFrame({"a": [1, 2]}, index=pd.Index([3, 5], name="K"))
+    default = pd.DataFrame({"a": [1, 2]})
+    fig, _ = plt.subplots()
+    row = reproduction_row("t", "x", 1, 1, "match", source="table:key")
+    report.show(Artefacts({"k": evenly_spaced, "d": default}, {"f": fig}, [row], ["a note"]))
+    assert pd.read_csv(tmp_path / "k.csv").columns.tolist() == ["K", "a"]
+    assert pd.read_csv(tmp_path / "d.csv").columns.tolist() == ["a"]
+    assert (tmp_path / "f.png").exists() and (tmp_path / "f.pdf").exists()
+    assert not plt.fignum_exists(fig.number)
+    frame = report.write()
+    assert frame["source"].tolist() == ["table:key"]

@@ -6,6 +6,9 @@ subpackages hold them by role:
 - :mod:`dimred.projection`: supervised linear and kernel projections (BVP, LSDA, KDA);
 - :mod:`dimred.ordinal`: ordinal regression (ORML, ORML/M, ranked projection baselines);
 - :mod:`dimred.importance`: feature importance (metrical, random forest);
+- :mod:`dimred.manifold`: nonlinear embeddings (Fisher t-SNE);
+- :mod:`dimred.relevance`: relevance of the features for a given embedding (forward,
+  backward, NeRV);
 - :mod:`dimred.metrics`: quality of embeddings;
 - :mod:`dimred.datasets`: registry, verified fetching, loaders, synthetic sets;
 - :mod:`dimred.utils`: shared primitives (labels, graphs, eigenproblems);
@@ -24,6 +27,8 @@ from .datasets import (
     load_usps,
 )
 from .importance import MetricalImportance, forest_importances
+from .manifold import FisherTSNE
+from .metrics import coranking_quality
 from .ordinal import (
     ORML,
     ConstantRank,
@@ -36,19 +41,25 @@ from .projection import (
     KernelDiscriminantAnalysis,
     LocalitySensitiveDiscriminantAnalysis,
 )
+from .relevance import NeRVRelevance, backward_relevance, forward_relevance
 
 __all__ = [
     "BestViewProjection",
     "ConstantRank",
+    "FisherTSNE",
     "KernelDiscriminantAnalysis",
     "LocalitySensitiveDiscriminantAnalysis",
     "MetricalImportance",
     "MultilinearORML",
+    "NeRVRelevance",
     "MultilinearRankProjection",
     "ORML",
     "RankProjection",
+    "backward_relevance",
+    "coranking_quality",
     "fetch",
     "forest_importances",
+    "forward_relevance",
     "load_bank_marketing",
     "load_movielens",
     "load_orca",

@@ -30,7 +30,7 @@ def use_style():
     mpl.rcParams.update(STYLE)
 
 
-def savefig(fig, stem):
+def savefig(fig, stem, close=True):
     """Save ``fig`` as ``<stem>.png`` and ``<stem>.pdf`` without time stamps.
 
     Parameters
@@ -38,6 +38,8 @@ def savefig(fig, stem):
     fig : matplotlib.figure.Figure
     stem : str or Path
         Output path without suffix; parent folders are created.
+    close : bool, default=True
+        Close the figure once saved (keep it open to show it inline).
 
     Returns
     -------
@@ -49,5 +51,6 @@ def savefig(fig, stem):
     paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
     fig.savefig(paths[0], metadata={"Software": None})
     fig.savefig(paths[1], metadata={"CreationDate": None, "Producer": None, "Creator": None})
-    plt.close(fig)
+    if close:
+        plt.close(fig)
     return paths

@@ -34,7 +34,13 @@ from .registry import (
     verify_cache,
 )
 from .sources import DataSource, choose_data_source, ci_enabled
-from .synthetic import ordinal_gaussians, ordinal_swiss_rolls
+from .synthetic import (
+    ordinal_gaussians,
+    ordinal_swiss_rolls,
+    relevance_set1,
+    relevance_set2,
+    relevance_set3,
+)
 from .tabular import (
     AUSTRALIAN_CATEGORICAL,
     load_bank_marketing,
@@ -72,6 +78,9 @@ __all__ = [
     "main",
     "ordinal_gaussians",
     "ordinal_swiss_rolls",
+    "relevance_set1",
+    "relevance_set2",
+    "relevance_set3",
     "probe_sources",
     "verify_cache",
 ]

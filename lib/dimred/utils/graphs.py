@@ -38,6 +38,8 @@ __all__ = [
     "knn_distances",
     "knn_graph",
     "laplacian",
+    "neighbour_order",
+    "neighbour_ranks",
     "split_by_label",
 ]
 
@@ -219,6 +221,55 @@ def dense_ordinal_graph(X, codes, n_neighbors):
     np.put_along_axis(neighbour, order, True, axis=1)
     sigma = np.mean(np.take_along_axis(enlarged, order[:, -1:], axis=1) ** 2)
     return np.where(neighbour & neighbour.T, np.exp(-(enlarged**2) / (2 * sigma)), 0.0)
+
+
+def neighbour_order(X, queries=None, batch=2**22):
+    """Every point of ``X`` in neighbour order, for each query, under the tie rule above.
+
+    The dense counterpart of :func:`knn_distances`, for the quality metrics of
+    embeddings of a few thousand points (``n_queries x n`` memory): distances
+    from differences, rounded to the tie grid of ``X`` and the queries together,
+    ties to the lowest index.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    queries : ndarray of shape (n_queries, n_features), optional
+        Default ``X`` itself, each point then leaving itself out.
+    batch : int, default=2**22
+        Floats of the differences held at once.
+
+    Returns
+    -------
+    ndarray of shape (n_queries, n_samples) of int
+        Row ``i``: the indices of ``X`` from nearest to farthest to query ``i``
+        (``n_samples - 1`` columns when ``queries`` is ``None``).
+    """
+    own = queries is None
+    queries = X if own else queries
+    unit = _tie_unit(np.vstack([X, queries]))
+    n, m = X.shape[0], queries.shape[0]
+    step = max(1, batch // max(n * X.shape[1], 1))
+    order = np.empty((m, n - own), dtype=np.intp)
+    columns = np.broadcast_to(np.arange(n), (min(step, m), n))
+    for start in range(0, m, step):
+        block = queries[start : start + step]
+        difference = block[:, None, :] - X[None, :, :]
+        keys = _tie_keys(np.sqrt(np.sum(difference * difference, axis=2)), unit)
+        if own:
+            keys[np.arange(len(block)), np.arange(start, start + len(block))] = -1
+        ranked = np.lexsort((columns[: len(block)], keys), axis=1)
+        order[start : start + len(block)] = ranked[:, 1:] if own else ranked
+    return order
+
+
+def neighbour_ranks(X):
+    """``R[i, j]``: the rank of ``x_j`` among the neighbours of ``x_i`` (1 = nearest,
+    ``R[i, i] = 0``), by :func:`neighbour_order`."""
+    order = neighbour_order(X)
+    ranks = np.zeros((X.shape[0], X.shape[0]), dtype=np.intp)
+    np.put_along_axis(ranks, order, np.arange(1, X.shape[0]), axis=1)
+    return ranks
 
 
 def laplacian(graph):

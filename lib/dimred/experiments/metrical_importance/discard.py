@@ -23,7 +23,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 from sklearn.svm import SVC
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 __all__ = ["CLASSIFIERS", "DiscardCurves", "discard_curves", "reverse_name", "with_reverses"]
 

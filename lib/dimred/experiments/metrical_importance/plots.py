@@ -2,12 +2,11 @@
 F1 discard curves (Figs. 3, 5, 7)."""
 
 from .discard import CLASSIFIERS, reverse_name
-from .protocol import ORDERS
 
 __all__ = ["ORDER_COLOURS", "plot_curves", "plot_importances"]
 
 #: Colours of the paper's figures; reverse orders are dashed.
-ORDER_COLOURS = {"pca": "red", "shapley": "green", "rf": "blue", "gini": "magenta", "sd": "cyan"}
+ORDER_COLOURS = {"pca": "red", "rf": "blue", "sd": "cyan", "gini": "magenta", "shapley": "green"}
 
 
 def plot_importances(importance_table, title):
@@ -15,11 +14,12 @@ def plot_importances(importance_table, title):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 3))
-    width = 0.8 / len(ORDERS)
+    names = list(importance_table.columns)
+    width = 0.8 / len(names)
     features = importance_table.index.to_numpy()
-    for k, name in enumerate(ORDERS):
+    for k, name in enumerate(names):
         ax.bar(
-            features + (k - 2) * width,
+            features + (k - (len(names) - 1) / 2) * width,
             importance_table[name],
             width,
             label=name,
@@ -44,7 +44,7 @@ def plot_curves(scores, title):
     )
     for ax, classifier in zip(axes[0], classifiers, strict=True):
         panel = scores[scores["classifier"] == classifier]
-        for name in ORDERS:
+        for name in [n for n in ORDER_COLOURS if n in set(panel["order"])]:
             for order, style in ((name, "-"), (reverse_name(name), "--")):
                 line = panel[panel["order"] == order].sort_values("n_discarded")
                 ax.plot(

@@ -19,33 +19,48 @@ text ("the 6th feature was marked as very important for all the algorithms":
 ``thal``; feature 8, least important for the forest: fasting blood sugar).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from scipy.stats import kendalltau
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ... import datasets
-from ...compendium import paths
-from ...compendium.reporting import reproduction_row
+from ...compendium.published import source
+from ...compendium.reporting import Artefacts, reproduction_row
 from ...importance import MetricalImportance, forest_importances
+from . import plots
 from .discard import CLASSIFIERS, discard_curves, reverse_name, with_reverses
 
 __all__ = [
     "DATASETS",
     "HEART_PAPER_CATEGORICAL",
     "ORDERS",
+    "PAPER",
     "PaperData",
+    "Params",
+    "claim_artefacts",
+    "curve_artefacts",
+    "discard_curves_by_dataset",
     "discard_orders",
+    "heart_numbering",
+    "heart_numbering_check",
+    "importance_artefacts",
     "importances",
+    "importances_by_seed",
     "infer_numbering",
     "load",
-    "load_published",
+    "load_data",
+    "load_numberings",
     "order_agreement",
+    "params",
+    "pca_order_readings",
+    "scaling_comparison",
 ]
 
+#: Folder of the paper under ``data/published`` and ``figures``.
 PAPER = "metrical_importance"
 
 #: Dataset name -> loader.
@@ -71,6 +86,61 @@ HEART_PAPER_CATEGORICAL = (
 )
 
 NUMBERINGS = ("original", "continuous_first", "paper")
+
+
+@dataclass(frozen=True)
+class Params:
+    """Every setting of one run, decided in :func:`params`.
+
+    Attributes
+    ----------
+    quick : bool
+        The quick parameter set (tests, ``make figures QUICK=1``).
+    seed : int
+        Seeds the forests, their permutations, SHAP's row sample, the 80/20
+        split and the classifiers' runs; seed ``seed + k`` gives the ``k``-th
+        set of random importances.
+    n_jobs : int or None
+        joblib workers.
+    n_estimators : int
+        Trees of the importance forest (R ``randomForest``'s default 500).
+    shap_rows : int or None
+        Rows explained by SHAP (``None``: all).
+    n_rf_runs : int
+        Random-forest runs averaged per curve point (the paper's 100).
+    n_seeds : int
+        Sets of random importances compared with the paper's rows.
+    curve_orders : tuple of str
+        Importances whose orders (and reverses) get discard curves.
+    """
+
+    quick: bool = False
+    seed: int = 0
+    n_jobs: int | None = 2
+    n_estimators: int = 500
+    shap_rows: int | None = 1000
+    n_rf_runs: int = 100
+    n_seeds: int = 5
+    curve_orders: tuple = ORDERS
+
+    @property
+    def seeds(self):
+        """The seeds of the random importances."""
+        return tuple(self.seed + k for k in range(self.n_seeds))
+
+
+def params(quick=False, *, seed=0, n_jobs=2, n_rf_runs=None):
+    """The full (paper) or quick parameter set; ``n_rf_runs`` overrides the runs per point.
+
+    The quick set (small forests, one random-forest run per point, two seeds,
+    curves of the "pca" and "rf" orders only) runs the whole notebook in
+    well under a minute.
+    """
+    if quick:
+        chosen = Params(True, seed, n_jobs, 100, 100, 1, 2, ("pca", "rf"))
+    else:
+        chosen = Params(False, seed, n_jobs)
+    return replace(chosen, n_rf_runs=n_rf_runs) if n_rf_runs else chosen
 
 
 @dataclass
@@ -137,6 +207,16 @@ def load(name, numbering="paper"):
     return PaperData(name, bunch.frame[order], bunch.target, categorical)
 
 
+def load_data(numbering="paper"):
+    """Every dataset of :data:`DATASETS` in one numbering: ``{name: PaperData}``."""
+    return {name: load(name, numbering) for name in DATASETS}
+
+
+def load_numberings():
+    """Every dataset in every numbering: ``{numbering: {name: PaperData}}``."""
+    return {numbering: load_data(numbering) for numbering in NUMBERINGS}
+
+
 def metrical(data, **params):
     """:class:`~dimred.MetricalImportance` fitted on a dataset."""
     return MetricalImportance(categorical_features=data.categorical, **params).fit(data.X, data.y)
@@ -185,14 +265,6 @@ def discard_orders(importance_table):
     table = pd.DataFrame.from_dict(orders, orient="index")
     table.columns = pd.RangeIndex(1, table.shape[1] + 1)
     table.index.name = "order"
-    return table
-
-
-def load_published(artifact):
-    """A table transcribed from the paper (``data/published/metrical_importance``)."""
-    table = pd.read_csv(paths.PUBLISHED_DIR / PAPER / f"{artifact}.csv", index_col=0)
-    if all(str(column).isdigit() for column in table.columns):
-        table.columns = table.columns.astype(int)
     return table
 
 
@@ -300,15 +372,20 @@ def curves(data, orders_table, n_rf_runs=100, seed=0, n_jobs=None, classifiers=C
 
 
 # ----------------------------------------------------------------------------- reproduction
-def table_rows(table_number, published, reproduced, agreement, numbering_note=""):
+def table_rows(table_name, published, reproduced, agreement, numbering_note=""):
     """Rows of ``reproduction.csv`` for one discard-order table.
 
     The "pca" row is compared position by position (it involves no
-    randomness); each random-forest row by its rank agreement.
-    ``numbering_note`` is added to the "pca" rows (Heart: the numbering of
-    the categorical features was fitted to that row).
+    randomness); each random-forest row by its rank agreement
+    (:func:`order_agreement`). ``numbering_note`` is added to the "pca" rows
+    (Heart: the numbering of the categorical features was fitted to that row).
+
+    Parameters
+    ----------
+    table_name : str
+        ``table<n>_discard_orders``, the transcribed table.
     """
-    artifact = f"table{table_number}"
+    artifact = table_name.split("_")[0]
     rows = [
         reproduction_row(
             artifact,
@@ -319,6 +396,7 @@ def table_rows(table_number, published, reproduced, agreement, numbering_note=""
             if published.loc["pca", position] == reproduced.loc["pca", position]
             else "deviates",
             note="deterministic: must be equal" + numbering_note,
+            source=source(table_name, "pca"),
         )
         for position in published.columns
     ]
@@ -335,13 +413,14 @@ def table_rows(table_number, published, reproduced, agreement, numbering_note=""
                     f"mean tau over seeds; leave-one-out mean tau of our runs >= "
                     f"{row['tau_runs_min']:.3f} (mean {row['tau_runs_mean']:.3f})"
                 ),
+                source=source(table_name, name),
             )
         )
     return rows
 
 
 def dataset_rows(name, data, facts):
-    """Rows for the dataset sizes stated in Section 4."""
+    """Rows for the dataset sizes stated in Section 4 (``facts``: its row of ``datasets``)."""
     observed = {
         "records": len(data.y),
         "continuous": int((~data.categorical).sum()),
@@ -355,6 +434,7 @@ def dataset_rows(name, data, facts):
             int(facts[key]),
             value,
             "match" if value == facts[key] else "deviates",
+            source=source("datasets", name),
         )
         for key, value in observed.items()
     ]
@@ -374,11 +454,12 @@ def _rank_from_top(importance_table, feature):
     return importance_table.rank(ascending=False).loc[feature].astype(int)
 
 
-def claim_rows(name, importance_tables, curves, orders_table):
+def claim_rows(name, importance_tables, curves, orders_table, claims, figure):
     """Rows for the paper's verbal claims about one dataset.
 
     ``importance_tables`` holds one importance table per seed; a claim about
-    the random-forest importances must hold for every seed.
+    the random-forest importances must hold for every seed. ``claims`` is the
+    transcribed ``claims.csv``; ``figure`` the dataset's discard-curve figure.
     """
     first = importance_tables[0]
     rows = []
@@ -399,9 +480,9 @@ def claim_rows(name, importance_tables, curves, orders_table):
     holds = int((gains > 0).to_numpy().sum())
     rows.append(
         reproduction_row(
-            "fig" + {"australian": "3", "bank": "5", "heart": "7"}[name],
-            "direct_beats_reverse: importance x classifier pairs where the direct order "
-            "beats its reverse",
+            figure,
+            f"direct_beats_reverse: {name}, importance x classifier pairs where the direct "
+            "order beats its reverse",
             gains.size,
             holds,
             "match" if holds == gains.size else "deviates",
@@ -410,15 +491,15 @@ def claim_rows(name, importance_tables, curves, orders_table):
             f"{int(curves.runs['run'].max()) + 1} runs (paper: 100)",
         )
     )
-    claims = load_published("claims")
     return [_with_quote(row, claims) for row in rows]
 
 
 def _with_quote(row, claims):
-    """Prefix a claim row's note with the paper's words (``claims.csv``)."""
+    """Name the claim as the row's source and prefix its note with the paper's words."""
     claim = row["item"].split(":")[0]
-    quote = f'paper ({claims.loc[claim, "section"]}): "{claims.loc[claim, "text"]}"'
-    return row | {"note": f"{quote}; {row['note']}" if row["note"] else quote}
+    quote = f'paper ({claims.loc[claim, "section"]}): "{claims.loc[claim, "quote"]}"'
+    note = f"{quote}; {row['note']}" if row["note"] else quote
+    return row | {"note": note, "source": source("claims", claim)}
 
 
 def _top_claim(claim, tables, feature, top):
@@ -493,3 +574,206 @@ def _drop11_claim(curves, orders_table):
         note=f"{first11[0]} order; mean paired loss vs 2 x its standard error ({2 * se:.4f}) "
         f"over {loss.size} runs",
     )
+
+
+# ----------------------------------------------------------------------------- notebook steps
+def _figure_numbers(published, name):
+    """(table, importance figure, curve figure) numbers of a dataset in the paper."""
+    facts = published["datasets"].loc[name]
+    return int(facts["table"]), int(facts["importance_figure"]), int(facts["curve_figure"])
+
+
+def pca_order_readings(variants, published):
+    """Which reading of Definition 1 and which numbering reproduce the "pca" rows.
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`load_numberings`.
+    published : mapping
+        :func:`dimred.compendium.published.load_published` of this paper.
+
+    Returns
+    -------
+    Artefacts
+        Table ``pca_order_readings``: per dataset and numbering, the positions
+        of the published "pca" row reproduced by each importance reading
+        (``definition``, ``weight``) out of ``n_features``.
+    """
+    readings = {}
+    for name in DATASETS:
+        table, _, _ = _figure_numbers(published, name)
+        pub = published[f"table{table}_discard_orders"].loc["pca"].to_numpy()
+        for numbering, data in variants.items():
+            matching = {
+                importance: int(
+                    (metrical(data[name], importance=importance).discard_order_ + 1 == pub).sum()
+                )
+                for importance in ("definition", "weight")
+            }
+            readings[name, numbering] = {**matching, "n_features": len(pub)}
+    table = pd.DataFrame.from_dict(readings, orient="index")
+    table.index.names = ["dataset", "numbering"]
+    return Artefacts(tables={"pca_order_readings": table})
+
+
+def heart_numbering(variants, published):
+    """Heart's feature numbering implied by Table 3's "pca" row (continuous first).
+
+    Returns
+    -------
+    Artefacts
+        Table ``heart_numbering_inferred`` and a note saying whether the
+        inferred categorical block is :data:`HEART_PAPER_CATEGORICAL`.
+    """
+    data = variants["continuous_first"]["heart"]
+    ours = metrical(data).discard_order_ + 1
+    pub = published["table3_discard_orders"].loc["pca"]
+    inferred = infer_numbering(ours, pub, data.feature_names)
+    table = pd.DataFrame(
+        {"continuous-first": data.feature_names, "inferred from Table 3": inferred},
+        index=pd.RangeIndex(1, len(inferred) + 1, name="paper number"),
+    )
+    same = tuple(inferred[5:]) == HEART_PAPER_CATEGORICAL
+    note = f"Inferred categorical block equals `HEART_PAPER_CATEGORICAL`: **{same}**."
+    return Artefacts(tables={"heart_numbering_inferred": table}, notes=[note])
+
+
+def importances_by_seed(data, p):
+    """The five importances of every dataset for each seed of ``p``: ``{name: [table, ...]}``."""
+    return {
+        name: importances_over_seeds(
+            d, p.seeds, n_jobs=p.n_jobs, n_estimators=p.n_estimators, shap_rows=p.shap_rows
+        )
+        for name, d in data.items()
+    }
+
+
+def _orders(imps):
+    """Discard orders of every importance table: ``{name: [orders per seed]}``."""
+    return {name: [discard_orders(t) for t in tables] for name, tables in imps.items()}
+
+
+def importance_artefacts(data, imps, published):
+    """Tables 1-3, Figs. 2, 4, 6, the rank agreement of the forest rows and their rows.
+
+    Returns
+    -------
+    Artefacts
+        ``table<n>_discard_orders`` and ``fig<n>_importances`` (seed ``p.seed``),
+        ``order_agreement`` (every dataset and importance); the rows of the
+        dataset facts and of every cell of Tables 1-3.
+    """
+    orders = _orders(imps)
+    result = Artefacts()
+    agreements = {}
+    for name, d in data.items():
+        table, importance_figure, _ = _figure_numbers(published, name)
+        table_name = f"table{table}_discard_orders"
+        result.tables[table_name] = orders[name][0]
+        result.tables[f"fig{importance_figure}_importances"] = imps[name][0].round(4)
+        result.figures[f"fig{importance_figure}_importances"] = plots.plot_importances(
+            imps[name][0], f"Fig. {importance_figure}: importances, {name}"
+        )
+        agreements[name] = order_agreement(published[table_name], orders[name])
+        # Heart's categorical numbering was inferred from its own "pca" row
+        fitted = (
+            "; numbering of the categorical features fitted to this row "
+            "(independent check: heart_numbering_check)"
+            if name == "heart"
+            else ""
+        )
+        result.rows += dataset_rows(name, d, published["datasets"].loc[name])
+        result.rows += table_rows(
+            table_name, published[table_name], orders[name][0], agreements[name], fitted
+        )
+    result.tables["order_agreement"] = pd.concat(agreements, names=["dataset", "order"]).round(3)
+    return result
+
+
+def heart_numbering_check(imps, published, variants):
+    """Independent check of Heart's numbering: the forest rows' agreement under each.
+
+    The forest-based rows of Table 3 did not enter :func:`heart_numbering`;
+    their mean Kendall tau with our forest orders is computed with the
+    published numbers read in the continuous-first and in the paper numbering.
+    """
+    names = variants["paper"]["heart"].feature_names
+    ours = _orders(imps)["heart"]
+    check = {}
+    for numbering in ("continuous_first", "paper"):
+        numbered = variants[numbering]["heart"].feature_names
+        mapping = {k + 1: names.index(feature) + 1 for k, feature in enumerate(numbered)}
+        translated = published["table3_discard_orders"].map(mapping.__getitem__)
+        check[numbering] = order_agreement(translated, ours)["tau_published"]
+    table = pd.DataFrame(check).drop(index="pca").round(3).rename_axis("order")
+    return Artefacts(tables={"heart_numbering_check": table})
+
+
+def discard_curves_by_dataset(data, imps, p):
+    """F1 discard curves of every dataset along the seed-``p.seed`` orders of ``p.curve_orders``."""
+    orders = _orders(imps)
+    return {
+        name: curves(
+            d,
+            orders[name][0].loc[list(p.curve_orders)],
+            n_rf_runs=p.n_rf_runs,
+            seed=p.seed,
+            n_jobs=p.n_jobs,
+        )
+        for name, d in data.items()
+    }
+
+
+def curve_artefacts(discard, published):
+    """Figs. 3, 5, 7 (curves and their points) and the mean F1 of every curve."""
+    result = Artefacts()
+    for name, c in discard.items():
+        _, _, figure = _figure_numbers(published, name)
+        result.tables[f"fig{figure}_discard_curves"] = c.scores.round(5)
+        result.figures[f"fig{figure}_discard_curves"] = plots.plot_curves(
+            c.scores, f"Fig. {figure}: F1 while discarding, {name}"
+        )
+    summary = pd.concat({name: c.summary() for name, c in discard.items()}, names=["dataset"])
+    result.tables["discard_curve_summary"] = summary.round(4)
+    return result
+
+
+def claim_artefacts(imps, discard, published):
+    """Rows of every claim of ``claims.csv`` (see :func:`claim_rows`)."""
+    orders = _orders(imps)
+    rows = []
+    for name in DATASETS:
+        _, _, figure = _figure_numbers(published, name)
+        rows += claim_rows(
+            name, imps[name], discard[name], orders[name][0], published["claims"], f"fig{figure}"
+        )
+    return Artefacts(rows=rows)
+
+
+def scaling_comparison(data, imps, seed_index=0):
+    """Remark 2's Hamming scaling against the exact (empirical) normalisation.
+
+    For each dataset and scaling: the most important feature, the metrical
+    discard order and its Kendall tau with the forest orders of one seed.
+    """
+    orders = _orders(imps)
+    rows = []
+    for name, d in data.items():
+        for scaling in ("hamming", "empirical"):
+            order = metrical(d, scaling=scaling).discard_order_ + 1
+            forest = orders[name][seed_index]
+            taus = {
+                f"tau_{f}": kendall_tau(order, forest.loc[f].to_numpy())
+                for f in ("rf", "gini", "shapley")
+            }
+            rows.append(
+                {
+                    "dataset": name,
+                    "scaling": scaling,
+                    "most_important": int(order[-1]),
+                    "order": " ".join(map(str, order)),
+                    **taus,
+                }
+            )
+    return Artefacts(tables={"scaling_comparison": pd.DataFrame(rows).round(3)})

@@ -74,14 +74,20 @@ def figure_projection(panels, images, image_shape, n_faces=2):
     return fig
 
 
-def figure_mae_curves(published, ours, methods):
-    """Published and reproduced USPS MAE against the training size, one panel per method."""
+def figure_mae_curves(published, ours, methods, floor="median rank"):
+    """Published and reproduced USPS MAE against the training size, one panel per method.
+
+    The MAE of always predicting the median rank (``floor``, from ``ours``) is drawn in
+    every panel as the level a method must beat.
+    """
     fig, axes = plt.subplots(2, int(np.ceil(len(methods) / 2)), figsize=(12, 5), sharey=True)
+    baseline = ours[ours["method"] == floor].sort_values("per_class")
     for ax, method in zip(axes.ravel(), methods, strict=False):
         for frame, label, style in ((published, "paper", "o--"), (ours, "ours", "s-")):
             part = frame[frame["method"] == method].sort_values("per_class")
             ax.errorbar(part["per_class"], part["mean"], part["sd"], fmt=style, capsize=2,
                         label=label)  # fmt: skip
+        ax.plot(baseline["per_class"], baseline["mean"], ":", color="grey", label=floor)
         ax.set_xscale("log")
         ax.set_title(method)
     for ax in axes.ravel()[len(methods) :]:

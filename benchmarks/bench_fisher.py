@@ -1,0 +1,151 @@
+"""Benchmark: Fisher t-SNE's fast Fisher distances against the exact reference.
+
+Run with ``python benchmarks/bench_fisher.py`` (``--usps`` for 200 real USPS digits
+per class instead of the seeded synthetic set, ``--quick`` for a smoke run). The data
+are USPS-sized: 256 features, 10 classes, a 1-NN error near USPS' 5 %. In the same
+process, on ``n_exact`` points where the reference is feasible:
+
+- :func:`dimred.manifold.fisher_distances` (every path point's Parzen scores in input
+  coordinates, ``O(N^3 T d)``) against :func:`dimred.manifold.fisher_neighbors` with
+  every pair a candidate: speed ratio and largest difference relative to the median
+  distance (rounding only);
+- :func:`~dimred.manifold.fisher_neighbors` with its default candidates (twice the
+  ``3 * perplexity + 1`` nearest Euclidean neighbours, of the own class and of any
+  class): speed ratio and the recall of the exact Fisher neighbours;
+- ``T = 10`` against ``T = 40`` path points: how far the default quadrature is from
+  convergence;
+- the 1-NN error of Fisher t-SNE embeddings, sparse (``barnes_hut``) against dense
+  (exact t-SNE on the reference distances: ``FisherTSNE(method="exact")``, the
+  construction of the paper's ref. [5]);
+
+and on ``n_large`` points (the paper's 2,000 USPS digits) the time of the fast
+distances and of the whole Fisher t-SNE against plain t-SNE, with their 1-NN errors.
+Written to ``figures/relevance_learning/benchmark_fisher.{csv,md}`` (``--output``).
+"""
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+from sklearn.manifold import TSNE
+
+from dimred.compendium import paths
+from dimred.compendium.reporting import write_table
+from dimred.datasets import load_usps
+from dimred.manifold import FisherTSNE, fisher_distances, fisher_neighbors, parzen_width
+from dimred.utils.graphs import knn_distances
+
+PERPLEXITY = 30.0
+
+
+def timed(function, *args, **kwargs):
+    start = time.perf_counter()
+    result = function(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def synthetic(n, n_features=256, n_classes=10, seed=0):
+    """Seeded USPS-like data: class means, a shared 12-d latent structure, noise."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % n_classes
+    basis = rng.normal(size=(12, n_features)) / np.sqrt(12)
+    means = 0.5 * rng.normal(size=(n_classes, n_features))
+    noise = 0.3 * rng.normal(size=(n, n_features))
+    return means[y] + rng.normal(size=(n, 12)) @ basis + noise, y
+
+
+def usps(n, seed=0):
+    """``n / 10`` random USPS digits per class (the paper: 200 per class)."""
+    bunch, rng = load_usps(), np.random.default_rng(seed)
+    rows = [
+        rng.choice(np.flatnonzero(bunch.target == c), n // 10, replace=False) for c in range(10)
+    ]
+    rows = np.sort(np.concatenate(rows))
+    return bunch.data[rows], bunch.target[rows]
+
+
+def one_nn_error(E, y):
+    _, nearest = knn_distances(E, 1)
+    return float(np.mean(y[nearest[:, 0]] != y))
+
+
+def neighbour_recall(graph, exact, k):
+    """Fraction of the graph's first ``k`` neighbours within the exact ``k``-th distance."""
+    others = exact + np.diag(np.full(exact.shape[0], np.inf))
+    kth = np.sort(others, axis=1)[:, k - 1]
+    chosen = graph.indices.reshape(exact.shape[0], -1)[:, 1 : k + 1]  # after the point itself
+    return float(np.mean(np.take_along_axis(others, chosen, axis=1) <= kth[:, None] * (1 + 1e-9)))
+
+
+def relative_difference(graph, exact):
+    coo = graph.tocoo()
+    return float(np.abs(coo.data - exact[coo.row, coo.col]).max() / np.median(exact[exact > 0]))
+
+
+def exact_rows(X, y):
+    n = y.size
+    k = min(n - 1, int(3 * PERPLEXITY + 1))
+    sigma = parzen_width(X, y)
+    exact_s, exact = timed(fisher_distances, X, y, sigma)
+    every_s, every = timed(fisher_neighbors, X, y, n - 1, sigma=sigma, n_candidates=n - 1)
+    sparse_s, sparse = timed(fisher_neighbors, X, y, k, sigma=sigma)
+    finer = fisher_neighbors(X, y, n - 1, sigma=sigma, n_candidates=n - 1, n_steps=40)
+    dense = TSNE(metric="precomputed", method="exact", init="random", random_state=0)
+    dense_fit_s, dense_fit = timed(dense.fit_transform, exact.copy())  # = FisherTSNE's "exact"
+    sparse_fit_s, sparse_fit = timed(FisherTSNE(sigma=sigma, random_state=0).fit_transform, X, y)
+    return [
+        {"benchmark": "Fisher distances, all pairs: fast vs exact reference", "n": n,
+         "ours_s": every_s, "baseline_s": exact_s, "speed_ratio": exact_s / every_s,
+         "max_rel_difference": relative_difference(every, exact),
+         "recall": neighbour_recall(every, exact, k)},
+        {"benchmark": f"Fisher {k}-NN graph, default candidates vs exact reference", "n": n,
+         "ours_s": sparse_s, "baseline_s": exact_s, "speed_ratio": exact_s / sparse_s,
+         "max_rel_difference": relative_difference(sparse, exact),
+         "recall": neighbour_recall(sparse, exact, k)},
+        {"benchmark": "T = 10 vs T = 40 path points (all pairs)", "n": n,
+         "max_rel_difference": relative_difference(every, finer.toarray())},
+        {"benchmark": "Fisher t-SNE 1-NN error: barnes_hut (ours) vs exact (baseline)", "n": n,
+         "ours_s": sparse_fit_s, "baseline_s": exact_s + dense_fit_s,
+         "speed_ratio": (exact_s + dense_fit_s) / sparse_fit_s,
+         "ours_1nn_error": one_nn_error(sparse_fit, y),
+         "baseline_1nn_error": one_nn_error(dense_fit, y)},
+    ]  # fmt: skip
+
+
+def large_rows(X, y, n_jobs):
+    n = y.size
+    k = min(n - 1, int(3 * PERPLEXITY + 1))
+    sigma_s, sigma = timed(parzen_width, X, y)
+    graph_s, _ = timed(fisher_neighbors, X, y, k, sigma=sigma, n_jobs=n_jobs)
+    fisher_s, fisher = timed(FisherTSNE(random_state=0, n_jobs=n_jobs).fit_transform, X, y)
+    plain_s, plain = timed(TSNE(init="random", random_state=0, n_jobs=n_jobs).fit_transform, X)
+    return [
+        {"benchmark": f"Parzen width + Fisher {k}-NN graph (fast)", "n": n,
+         "ours_s": sigma_s + graph_s},
+        {"benchmark": "Fisher t-SNE (ours) vs t-SNE (baseline), time and 1-NN error", "n": n,
+         "ours_s": fisher_s, "baseline_s": plain_s, "speed_ratio": plain_s / fisher_s,
+         "ours_1nn_error": one_nn_error(fisher, y), "baseline_1nn_error": one_nn_error(plain, y)},
+    ]  # fmt: skip
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--usps", action="store_true", help="real USPS digits (needs the data)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 60 and 300 points")
+    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument(
+        "--output", default=paths.FIGURES_DIR / "relevance_learning" / "benchmark_fisher"
+    )
+    args = parser.parse_args(argv)
+    n_exact, n_large = (60, 300) if args.quick else (300, 2000)
+    load = usps if args.usps else synthetic
+    rows = [*exact_rows(*load(n_exact)), *large_rows(*load(n_large), args.n_jobs)]
+    report = pd.DataFrame(rows).round({"ours_s": 3, "baseline_s": 3, "speed_ratio": 1})
+    report.insert(1, "data", "USPS" if args.usps else "synthetic")
+    write_table(report, args.output, index=False)
+    print(report.to_markdown(index=False))
+
+
+if __name__ == "__main__":
+    main()

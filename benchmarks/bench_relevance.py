@@ -1,0 +1,121 @@
+"""Benchmark: NeRV relevance learning on candidate pairs against every pair, and the
+co-ranking quality for all k from one ranking against one neighbour search per k.
+
+Run with ``python benchmarks/bench_relevance.py`` (``--quick`` for a smoke run at
+small sizes, ``--output`` to write elsewhere). In the same process:
+
+* :class:`~dimred.relevance.NeRVRelevance` with ``neighbors="auto"`` (each point's
+  ``5 k`` nearest in ``Y`` and in ``X_lambda`` and its probable pairs, see
+  :mod:`dimred.relevance.nerv`) against ``neighbors="all"`` (the exact reference)
+  on USPS-like synthetic data (10 classes in 256 dimensions, ``Y`` a
+  noisy 2-D class layout), each fitted to convergence: time, Rprop evaluations,
+  and how far the relevances differ (largest difference relative to the largest
+  relevance; Spearman correlation);
+* :func:`~dimred.metrics.coranking.coranking_quality` for ``k = 1 .. K`` against
+  ``K`` separate neighbour searches (one per ``k``), same values.
+
+Writes ``figures/relevance_learning/benchmark.{csv,md}`` and prints the table.
+"""
+
+import argparse
+import time
+
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+
+from dimred.compendium import paths
+from dimred.compendium.reporting import write_table
+from dimred.metrics.coranking import coranking_quality
+from dimred.relevance import NeRVRelevance
+from dimred.utils.graphs import knn_distances
+
+
+def timed(function, *args):
+    start = time.perf_counter()
+    result = function(*args)
+    return time.perf_counter() - start, result
+
+
+def usps_like(n_per_class, n_features=256, n_classes=10, seed=0):
+    """Sparse class means plus correlated noise in ``n_features`` dimensions; ``Y`` places
+    the classes on a circle (radius 5) with unit Gaussian scatter, as a supervised map would."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(n_classes), n_per_class)
+    means = rng.normal(size=(n_classes, n_features)) * (rng.random(n_features) < 0.3)
+    mixing = rng.normal(size=(n_features, n_features)) / np.sqrt(n_features)
+    X = means[y] + 0.8 * rng.normal(size=(y.size, n_features)) @ mixing
+    angle = 2 * np.pi * y / n_classes
+    Y = np.column_stack([5 * np.cos(angle), 5 * np.sin(angle)]) + rng.normal(size=(y.size, 2))
+    return X, Y
+
+
+def nerv_row(n, k, exact=True):
+    X, Y = usps_like(n // 10)
+    ours_s, ours = timed(NeRVRelevance(n_neighbors=k).fit, X, Y)
+    row = {
+        "benchmark": f"NeRV relevances (k={k}, 256 features): candidate vs all pairs",
+        "n": n,
+        "ours_s": round(ours_s, 2),
+        "ours_evaluations": ours.n_iter_,
+        "pairs_share": round(ours.n_pairs_ / (n * (n - 1)), 3),
+    }
+    if exact:
+        baseline_s, baseline = timed(NeRVRelevance(n_neighbors=k, neighbors="all").fit, X, Y)
+        difference = np.abs(ours.relevances_ - baseline.relevances_).max()
+        row |= {
+            "baseline_s": round(baseline_s, 2),
+            "baseline_evaluations": baseline.n_iter_,
+            "speed_ratio": round(baseline_s / ours_s, 1),
+            "max_difference": round(difference / baseline.relevances_.max(), 4),
+            "spearman": round(spearmanr(ours.relevances_, baseline.relevances_).statistic, 4),
+        }
+    return row
+
+
+def coranking_row(n, max_k, seed=0):
+    rng = np.random.default_rng(seed)
+    X, Y = rng.normal(size=(n, 20)), rng.normal(size=(n, 2))
+    ours_s, ours = timed(coranking_quality, X, Y, max_k)
+
+    def per_k():
+        ks = range(1, max_k + 1)
+        return [_overlap(knn_distances(X, k)[1], knn_distances(Y, k)[1]) for k in ks]
+
+    baseline_s, baseline = timed(per_k)
+    return {
+        "benchmark": f"Q_k for k = 1..{max_k}: one ranking vs a neighbour search per k",
+        "n": n,
+        "ours_s": round(ours_s, 3),
+        "baseline_s": round(baseline_s, 3),
+        "speed_ratio": round(baseline_s / ours_s, 1),
+        "max_difference": float(np.abs(ours - baseline).max()),
+    }
+
+
+def _overlap(neighbours_x, neighbours_y):
+    """``Q_k`` from the k-NN sets, by sorted-row intersection."""
+    n, k = neighbours_x.shape
+    both = np.sort(neighbours_x, axis=1)[:, :, None] == np.sort(neighbours_y, axis=1)[:, None, :]
+    return both.sum() / (n * k)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument(
+        "--output", default=paths.FIGURES_DIR / "relevance_learning" / "benchmark",
+        help="output path without suffix",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.quick:
+        rows = [nerv_row(300, 10), coranking_row(300, 30)]
+    else:
+        rows = [nerv_row(1000, 20), nerv_row(2000, 20, exact=False), coranking_row(1000, 100)]
+    report = pd.DataFrame(rows)
+    write_table(report, args.output, index=False)
+    print(report.to_markdown(index=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+"""Nonlinear embeddings: Fisher t-SNE (:mod:`.fisher_tsne`) on the Fisher metric of a
+Parzen classifier (:mod:`.fisher_metric`)."""
+
+from .fisher_metric import (
+    fisher_distances,
+    fisher_information,
+    fisher_neighbors,
+    fisher_path_lengths,
+    log_posterior_gradient,
+    parzen_posterior,
+    parzen_width,
+    path_fractions,
+)
+from .fisher_tsne import FisherTSNE
+
+__all__ = [
+    "FisherTSNE",
+    "fisher_distances",
+    "fisher_information",
+    "fisher_neighbors",
+    "fisher_path_lengths",
+    "log_posterior_gradient",
+    "parzen_posterior",
+    "parzen_width",
+    "path_fractions",
+]

@@ -1,0 +1,218 @@
+"""Fisher t-SNE: t-SNE on the Fisher metric of a Parzen classifier of the labels."""
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.manifold import TSNE
+from sklearn.utils.validation import validate_data
+
+from ..utils.labels import check_classes
+from ..utils.validation import check_spread
+from .fisher_metric import fisher_distances, fisher_neighbors, parzen_width, path_fractions
+
+__all__ = ["FisherTSNE"]
+
+_METHODS = ("barnes_hut", "exact")
+
+
+class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Fisher t-SNE (F-t-SNE): t-SNE on the Riemannian distances of the Fisher metric.
+
+    Gisbrecht, Schulz & Hammer (Neurocomputing 147, 2015, ref. [5] of Schulz,
+    Gisbrecht & Hammer, ESANN 2014) make t-SNE discriminative by replacing
+    the Euclidean distance with the distance of the learning metric
+    ``J(x)``, the Fisher information of a Parzen estimate of ``p(c|x)``
+    (Kaski & Sinkkonen; Peltonen, Klami & Kaski 2004), approximated by the
+    ``T``-point length of the straight path
+    (:mod:`dimred.manifold.fisher_metric`). The choices:
+
+    - Parzen width ``sigma``: by default the leave-one-out likelihood
+      maximiser of :func:`~dimred.manifold.fisher_metric.parzen_width`;
+    - ``n_steps = T = 10`` path points, midpoint rule (``rule="left"``:
+      Peltonen et al.'s segment starts);
+    - the path points' Parzen sums include every training point (the
+      metric is one smooth field);
+    - t-SNE's input similarities are ``exp(-d_T^2 / (2 sigma_i^2))``: the
+      Fisher distance replaces the Euclidean one and is squared as t-SNE
+      squares Euclidean distances (scikit-learn squares precomputed
+      distances);
+    - ``method="exact"``: the dense reference distances
+      (:func:`~dimred.manifold.fisher_metric.fisher_distances`, ``O(N^3 T
+      d)``) and exact t-SNE: the dense construction of ref. [5];
+      ``method="barnes_hut"``: each point's ``3 * perplexity + 1`` nearest
+      Fisher neighbours among candidate pairs
+      (:func:`~dimred.manifold.fisher_metric.fisher_neighbors`) and
+      Barnes-Hut t-SNE, which uses exactly those neighbours;
+    - initialisation ``init="random"`` (PCA initialisation needs
+      coordinates; scikit-learn refuses it with precomputed distances).
+
+    Like :class:`sklearn.manifold.TSNE`, the embedding is of the training
+    data only: there is no ``transform``.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Dimension of the embedding (at most 3 with ``"barnes_hut"``).
+    perplexity : float, default=30.0
+        t-SNE's perplexity, smaller than ``n_samples``.
+    sigma : float, optional
+        Parzen width; default: chosen by leave-one-out likelihood.
+    n_steps : int, default=10
+        ``T``, path points per distance.
+    rule : {"midpoint", "left"}, default="midpoint"
+        Where each path segment's metric is evaluated.
+    method : {"barnes_hut", "exact"}, default="barnes_hut"
+    n_candidates : int, optional
+        Euclidean candidates per point for ``"barnes_hut"``, of its own class
+        and of any class; default twice the ``3 * perplexity + 1`` neighbours
+        (:func:`~dimred.manifold.fisher_metric.fisher_neighbors`).
+    early_exaggeration, learning_rate, max_iter
+        As :class:`sklearn.manifold.TSNE` (defaults 12.0, ``"auto"``, 1000).
+    random_state : int, RandomState instance or None, default=None
+        Seeds t-SNE's random initialisation; the distances are deterministic.
+    n_jobs : int, optional
+        Threads for the Fisher distances and t-SNE's neighbour search.
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+    sigma_ : float
+        The Parzen width used.
+    distances_ : ndarray of shape (n_samples, n_samples) or scipy.sparse.csr_matrix
+        The dense Fisher distances (``"exact"``) or the sparse graph of each
+        point's nearest Fisher neighbours (``"barnes_hut"``).
+    classes_ : ndarray of shape (n_classes,)
+    kl_divergence_ : float
+        t-SNE's final Kullback-Leibler divergence.
+    n_iter_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string feature names.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> FisherTSNE(perplexity=10, random_state=0).fit_transform(X, y).shape
+    (150, 2)
+    """
+
+    def __init__(
+        self,
+        n_components=2,
+        perplexity=30.0,
+        sigma=None,
+        n_steps=10,
+        rule="midpoint",
+        method="barnes_hut",
+        n_candidates=None,
+        early_exaggeration=12.0,
+        learning_rate="auto",
+        max_iter=1000,
+        random_state=None,
+        n_jobs=None,
+    ):
+        self.n_components = n_components
+        self.perplexity = perplexity
+        self.sigma = sigma
+        self.n_steps = n_steps
+        self.rule = rule
+        self.method = method
+        self.n_candidates = n_candidates
+        self.early_exaggeration = early_exaggeration
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y):
+        """Embed the labelled data ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self : FisherTSNE
+        """
+        self.fit_transform(X, y)
+        return self
+
+    def fit_transform(self, X, y):
+        """Embed the labelled data ``X`` and return the embedding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        self._check_params(X.shape[0])
+        self.classes_, codes = check_classes(y, type(self).__name__)
+        check_spread(X, type(self).__name__)
+        self.sigma_ = parzen_width(X, codes) if self.sigma is None else float(self.sigma)
+        self.distances_ = self._fisher_distances(X, codes)
+        tsne = TSNE(
+            n_components=self.n_components,
+            perplexity=self.perplexity,
+            early_exaggeration=self.early_exaggeration,
+            learning_rate=self.learning_rate,
+            max_iter=self.max_iter,
+            metric="precomputed",
+            init="random",
+            method=self.method,
+            random_state=self.random_state,
+            n_jobs=self.n_jobs,
+        )
+        self.embedding_ = tsne.fit_transform(self.distances_.copy())  # TSNE squares in place
+        self.kl_divergence_, self.n_iter_ = tsne.kl_divergence_, tsne.n_iter_
+        return self.embedding_
+
+    def _fisher_distances(self, X, codes):
+        """Dense reference distances (``"exact"``) or the sparse neighbour graph."""
+        if self.method == "exact":
+            return fisher_distances(X, codes, self.sigma_, self.n_steps, self.rule)
+        n_neighbors = min(X.shape[0] - 1, int(3.0 * self.perplexity + 1))  # as TSNE's
+        return fisher_neighbors(
+            X,
+            codes,
+            n_neighbors,
+            sigma=self.sigma_,
+            n_steps=self.n_steps,
+            rule=self.rule,
+            n_candidates=self.n_candidates,
+            n_jobs=self.n_jobs,
+        )
+
+    def _check_params(self, n_samples):
+        name = type(self).__name__
+        if self.method not in _METHODS:
+            raise ValueError(f"{name}: method must be one of {_METHODS}; got {self.method!r}.")
+        path_fractions(self.n_steps, self.rule)  # validates both
+        if not isinstance(self.perplexity, numbers.Real) or not 0 < self.perplexity < n_samples:
+            raise ValueError(
+                f"{name}: perplexity={self.perplexity!r} must be positive and smaller than "
+                f"n_samples = {n_samples}."
+            )
+        if self.sigma is not None and (
+            not isinstance(self.sigma, numbers.Real) or not 0 < self.sigma < np.inf
+        ):
+            raise ValueError(f"{name}: sigma={self.sigma!r} must be None or a positive number.")
+
+    @property
+    def _n_features_out(self):
+        return self.embedding_.shape[1]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

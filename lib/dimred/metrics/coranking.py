@@ -1,0 +1,150 @@
+"""Lee & Verleysen's co-ranking matrix and the neighbourhood quality ``Q_k`` derived from it.
+
+Lee, J. A. & Verleysen, M. (2009), "Quality assessment of dimensionality reduction:
+Rank-based criteria", Neurocomputing 72, 1431-1443. With ``rho_ij`` the rank of
+``x_j`` among the neighbours of ``x_i`` (``1`` for the nearest, the point itself
+excluded) and ``r_ij`` the rank of ``y_j`` among those of ``y_i``, the co-ranking
+matrix counts the pairs with each combination of ranks,
+
+.. math:: Q_{st} = |\\{(i, j) : \\rho_{ij} = s, \\; r_{ij} = t\\}|, \\qquad 1 \\le s, t \\le N - 1,
+
+and the quality used by Schulz, Gisbrecht & Hammer (ESANN 2014, Sect. 2) is the
+average overlap of the ``k``-neighbourhoods,
+
+.. math:: Q_k(X, Y) = \\frac{1}{N k} \\sum_i |N_k(x_i) \\cap N_k(y_i)|
+          = \\frac{1}{N k} \\sum_{s, t \\le k} Q_{st}
+
+(Lee & Verleysen's ``Q_NX(K)``). A pair counts in ``Q_k`` exactly when the larger
+of its two ranks is at most ``k``, so every ``k = 1 .. K`` follows from one
+neighbour ranking per space up to rank ``K``: the pairs in both ranked lists,
+histogrammed by that larger rank and cumulated (:func:`quality_from_neighbours`).
+A random map (``Y`` a random permutation of the rows of ``X``) gives
+``E[Q_k] = k / (N - 1)``: the diagonal baseline.
+
+Tie rule
+--------
+Ranks follow :func:`dimred.utils.graphs.knn_distances` (``Q_k``) and
+:func:`dimred.utils.graphs.neighbour_ranks` (the matrix), which apply the same
+rule: distances are computed from the differences, distances equal up to
+:data:`~dimred.utils.graphs.TIE_RTOL` times the data's diameter count as tied, and
+tied neighbours are ranked by increasing point index (stable and deterministic,
+independent of the BLAS kernel). Integer-valued or duplicated features tie
+massively; their ranking is then the index order inside each tie.
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.utils import check_array
+
+from ..utils.graphs import knn_distances, neighbour_ranks
+
+__all__ = ["check_spaces", "coranking_matrix", "coranking_quality", "quality_from_neighbours"]
+
+
+def check_spaces(X, Y):
+    """Validate a data space and its embedding: same samples, finite, at least 3 of them.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    Y : array-like of shape (n_samples, n_components) or (n_samples,)
+        A 1-D ``Y`` is a one-dimensional embedding.
+
+    Returns
+    -------
+    X, Y : ndarray of float64, both 2-D
+
+    Raises
+    ------
+    ValueError
+        Different numbers of samples, fewer than 3 samples, or non-finite values.
+    """
+    X = check_array(X, dtype=np.float64)
+    Y = check_array(Y, dtype=np.float64, ensure_2d=False)
+    Y = Y.reshape(Y.shape[0], -1)
+    if X.shape[0] != Y.shape[0]:
+        raise ValueError(
+            f"X and Y must hold the same samples; got {X.shape[0]} and {Y.shape[0]} rows."
+        )
+    if X.shape[0] < 3:
+        raise ValueError(f"Neighbourhood ranks need at least 3 samples; got {X.shape[0]}.")
+    return X, Y
+
+
+def quality_from_neighbours(neighbours_x, neighbours_y):
+    """``Q_k`` for every ``k = 1 .. K`` from the two ranked neighbour lists.
+
+    Parameters
+    ----------
+    neighbours_x, neighbours_y : ndarray of shape (n_samples, K) of int
+        Indices of the ``K`` nearest neighbours of every point of the data and of the
+        embedding, nearest first (:func:`~dimred.utils.graphs.knn_distances`).
+
+    Returns
+    -------
+    ndarray of shape (K,)
+        Entry ``k - 1`` is ``Q_k``.
+    """
+    n, K = neighbours_x.shape
+    rows = np.arange(n)[:, None] * n
+    _, in_x, in_y = np.intersect1d(
+        (rows + neighbours_x).ravel(),
+        (rows + neighbours_y).ravel(),
+        assume_unique=True,
+        return_indices=True,
+    )
+    larger_rank = np.maximum(in_x % K, in_y % K)  # 0-based
+    counts = np.bincount(larger_rank, minlength=K)
+    return np.cumsum(counts) / (n * np.arange(1, K + 1))
+
+
+def coranking_quality(X, Y, max_k=None):
+    """Neighbourhood quality ``Q_k(X, Y)`` for every ``k = 1 .. max_k``.
+
+    One neighbour ranking per space (up to rank ``max_k``), no ``N x N`` matrix:
+    memory O(N ``max_k``). Equals the cumulated upper-left blocks of
+    :func:`coranking_matrix`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    Y : array-like of shape (n_samples, n_components) or (n_samples,)
+    max_k : int, optional
+        Largest neighbourhood, ``1 <= max_k <= n_samples - 1``; defaults to
+        ``n_samples - 2`` (``Q_{N-1} = 1`` for any map).
+
+    Returns
+    -------
+    ndarray of shape (max_k,)
+        Entry ``k - 1`` is ``Q_k``; ``k / (N - 1)`` is the expectation for a random map.
+    """
+    X, Y = check_spaces(X, Y)
+    n = X.shape[0]
+    max_k = n - 2 if max_k is None else max_k
+    if not isinstance(max_k, numbers.Integral) or not 1 <= max_k <= n - 1:
+        raise ValueError(f"max_k={max_k!r} must be an integer in [1, n_samples - 1 = {n - 1}].")
+    return quality_from_neighbours(knn_distances(X, max_k)[1], knn_distances(Y, max_k)[1])
+
+
+def coranking_matrix(X, Y):
+    """Lee & Verleysen's co-ranking matrix.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    Y : array-like of shape (n_samples, n_components) or (n_samples,)
+
+    Returns
+    -------
+    ndarray of shape (n_samples - 1, n_samples - 1) of int
+        Entry ``[s - 1, t - 1]`` counts the ordered pairs ``(i, j)`` with rank ``s``
+        in ``X`` and rank ``t`` in ``Y``. Every row and every column sums to
+        ``n_samples``. O(N^2) memory: two rank matrices, from one full ranking per space.
+    """
+    X, Y = check_spaces(X, Y)
+    n = X.shape[0]
+    ranks_x, ranks_y = neighbour_ranks(X), neighbour_ranks(Y)
+    others = ~np.eye(n, dtype=bool)
+    pairs = (ranks_x[others] - 1) * (n - 1) + ranks_y[others] - 1
+    return np.bincount(pairs, minlength=(n - 1) ** 2).reshape(n - 1, n - 1)

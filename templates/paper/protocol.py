@@ -1,0 +1,104 @@
+"""Protocol of the paper PAPER_TITLE (``../shared/papers/PAPER_NAME.txt``).
+
+Replace this docstring by what the module reproduces and every choice the paper
+leaves open (cite equation numbers). Everything the notebook shows is computed
+here: data in, :class:`~dimred.compendium.reporting.Artefacts` out.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import make_classification
+from sklearn.decomposition import PCA
+
+from ...compendium.published import source
+from ...compendium.reporting import Artefacts, reproduction_row
+from . import plots
+
+__all__ = ["PAPER", "Params", "example_artefacts", "load_data", "params"]
+
+#: Folder of the paper under ``data/published``, ``figures`` and ``notebooks``.
+PAPER = "PAPER_NAME"
+
+
+@dataclass(frozen=True)
+class Params:
+    """Every setting of one run, decided in :func:`params`.
+
+    Attributes
+    ----------
+    quick : bool
+        The quick parameter set (tests, ``make figures QUICK=1``): well under a minute.
+    seed : int
+        Seeds every random choice; repetition ``r`` uses ``seed + r``.
+    n_jobs : int or None
+        joblib workers.
+    n_samples : int
+        Size of the example data (replace by the paper's own settings).
+    """
+
+    quick: bool = False
+    seed: int = 0
+    n_jobs: int | None = 2
+    n_samples: int = 1000
+
+
+def params(quick=False, *, seed=0, n_jobs=2):
+    """The full (paper) or quick parameter set."""
+    if quick:
+        return Params(True, seed, n_jobs, n_samples=200)
+    return Params(False, seed, n_jobs)
+
+
+def load_data(p):
+    """The paper's data (here: a seeded synthetic example; use :mod:`dimred.datasets`)."""
+    X, y = make_classification(p.n_samples, n_features=10, n_informative=3, random_state=p.seed)
+    return {"example": (X, y)}
+
+
+def example_artefacts(data, published, p):
+    """One step: a table, a figure and the reproduction rows of what it measures.
+
+    Every row of a transcribed table and every claim gets a row whose ``source`` is
+    ``"<table>:<key>"``; the contract test checks that none is missing.
+    """
+    X, y = data["example"]
+    ratio = PCA(2, random_state=p.seed).fit(X).explained_variance_ratio_
+    table = pd.DataFrame({"explained_variance_ratio": ratio}, index=pd.Index([1, 2], name="pc"))
+    transcribed = published["table1"]
+    rows = []
+    for pc in transcribed.index:
+        published_value = float(transcribed.loc[pc, "explained_variance_ratio"])
+        ours = round(float(ratio[pc - 1]), 2)  # the precision the paper prints
+        rows.append(
+            reproduction_row(
+                "table1",
+                f"explained variance of component {pc}",
+                published_value,
+                ours,
+                "match" if ours == published_value else "deviates",
+                note="equal at the printed two decimals",
+                source=source("table1", pc),
+            )
+        )
+    holds = bool(ratio[0] > ratio[1])
+    claims = published["claims"]
+    rows.append(
+        reproduction_row(
+            claims.loc["first_dominates", "artifact"],
+            "first_dominates: first component explains more variance than the second",
+            "holds",
+            f"{ratio[0]:.3f} vs {ratio[1]:.3f}",
+            "match" if holds else "deviates",
+            note=f'paper: "{claims.loc["first_dominates", "quote"]}"',
+            source=source("claims", "first_dominates"),
+        )
+    )
+    figure = plots.figure_scores(PCA(2, random_state=p.seed).fit_transform(X), y)
+    return Artefacts(
+        tables={"table1_explained_variance": table},
+        figures={"fig1_scores": figure},
+        rows=rows,
+        notes=[f"Total variance of the first two components: {np.sum(ratio):.1%}."],
+    )

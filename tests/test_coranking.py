@@ -1,0 +1,126 @@
+"""Co-ranking matrix and Q_k (Lee & Verleysen 2009) against their definitions.
+
+The references here rank neighbours from exact integer squared distances with
+Python's sort on (distance, index) -- the documented tie rule -- and intersect
+the k-neighbourhoods as sets, independently of the library's k-NN search.
+"""
+
+import numpy as np
+import pytest
+from scipy.stats import ortho_group
+
+from dimred.metrics.coranking import coranking_matrix, coranking_quality
+
+
+def ranked_others(X, i):
+    """The other points in increasing (squared distance, index) order."""
+    squared = ((X - X[i]) ** 2).sum(axis=1)
+    return sorted((j for j in range(X.shape[0]) if j != i), key=lambda j: (squared[j], j))
+
+
+def brute_force_neighbourhoods(X, k):
+    """``N_k(x_i)`` as Python sets."""
+    return [set(ranked_others(X, i)[:k]) for i in range(X.shape[0])]
+
+
+def brute_force_quality(X, Y, k):
+    """``Q_k = sum_i |N_k(x_i) & N_k(y_i)| / (N k)`` by explicit set intersection."""
+    nx, ny = brute_force_neighbourhoods(X, k), brute_force_neighbourhoods(Y, k)
+    return sum(len(a & b) for a, b in zip(nx, ny, strict=True)) / (len(nx) * k)
+
+
+def brute_force_coranking(X, Y):
+    """``Q_st = |{(i, j): rho_ij = s, r_ij = t}|`` counted pair by pair."""
+    n = X.shape[0]
+    order_x = [ranked_others(X, i) for i in range(n)]
+    order_y = [ranked_others(Y, i) for i in range(n)]
+    Q = np.zeros((n - 1, n - 1), dtype=int)
+    for i in range(n):
+        for j in range(n):
+            if j != i:
+                Q[order_x[i].index(j), order_y[i].index(j)] += 1
+    return Q
+
+
+def tied_data(seed, n=30):
+    """Integer-valued data on a small grid: many equal distances, duplicated points."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 3, size=(n, 3)).astype(float), rng.integers(0, 4, size=(n, 2))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_quality_equals_the_set_intersection_definition_with_ties(seed):
+    X, Y = tied_data(seed)
+    quality = coranking_quality(X, Y)
+    assert quality.shape == (X.shape[0] - 2,)
+    expected = [brute_force_quality(X, Y, k) for k in range(1, X.shape[0] - 1)]
+    np.testing.assert_allclose(quality, expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_coranking_matrix_counts_rank_pairs(seed):
+    X, Y = tied_data(seed, n=20)
+    Q = coranking_matrix(X, Y)
+    np.testing.assert_array_equal(Q, brute_force_coranking(X, Y))
+    n = X.shape[0]
+    np.testing.assert_array_equal(Q.sum(axis=0), np.full(n - 1, n))  # each rank once per point
+    np.testing.assert_array_equal(Q.sum(axis=1), np.full(n - 1, n))
+
+
+def test_quality_is_the_cumulated_upper_left_blocks_of_the_matrix():
+    rng = np.random.default_rng(4)
+    X, Y = rng.normal(size=(40, 5)), rng.normal(size=(40, 2))
+    Q = coranking_matrix(X, Y)
+    blocks = [Q[:k, :k].sum() / (40 * k) for k in range(1, 40)]
+    np.testing.assert_allclose(coranking_quality(X, Y, max_k=39), blocks, rtol=1e-14)
+    assert coranking_quality(X, Y, max_k=39)[-1] == 1.0  # every other point is a neighbour
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_identical_spaces_have_quality_one(tied):
+    X = tied_data(5)[0] if tied else np.random.default_rng(6).normal(size=(50, 4))
+    np.testing.assert_array_equal(coranking_quality(X, X.copy()), 1.0)
+    Q = coranking_matrix(X, X)
+    np.testing.assert_array_equal(Q, np.diag(np.diag(Q)))  # every rank kept
+
+
+def test_random_map_has_the_diagonal_baseline():
+    # Y = X with its rows permuted at random: for each i, N_k(y_i) is a uniformly random
+    # k-subset of the other points, so |N_k(x_i) & N_k(y_i)| is hypergeometric with
+    # mean k^2 / (N - 1) and E[Q_k] = k / (N - 1) exactly.
+    n, seeds, ks = 80, 60, np.array([1, 5, 10, 20, 40])
+    X = np.random.default_rng(7).normal(size=(n, 3))
+    curves = np.array([
+        coranking_quality(X, X[np.random.default_rng(s).permutation(n)], max_k=ks.max())[ks - 1]
+        for s in range(seeds)
+    ])  # fmt: skip
+    expected = ks / (n - 1)
+    standard_error = curves.std(axis=0, ddof=1) / np.sqrt(seeds)
+    assert np.all(np.abs(curves.mean(axis=0) - expected) <= 4 * standard_error)
+    # the tolerance is informative: it tells k / (N - 1) from half or twice that value
+    assert np.all(4 * standard_error < 0.5 * expected)
+
+
+def test_invariant_to_rotation_scaling_and_translation_of_either_space():
+    rng = np.random.default_rng(8)
+    X, Y = rng.normal(size=(60, 4)), rng.normal(size=(60, 2))
+    reference = coranking_quality(X, Y)
+    moved_x = 3.7 * X @ ortho_group.rvs(4, random_state=1) + 5.0
+    moved_y = 0.2 * Y @ ortho_group.rvs(2, random_state=2) - 1.0
+    np.testing.assert_array_equal(coranking_quality(moved_x, Y), reference)
+    np.testing.assert_array_equal(coranking_quality(X, moved_y), reference)
+    np.testing.assert_array_equal(coranking_matrix(moved_x, moved_y), coranking_matrix(X, Y))
+
+
+def test_one_dimensional_embedding_and_invalid_input():
+    rng = np.random.default_rng(9)
+    X, y = rng.normal(size=(20, 3)), rng.normal(size=20)
+    np.testing.assert_array_equal(coranking_quality(X, y), coranking_quality(X, y[:, None]))
+    with pytest.raises(ValueError, match="same samples"):
+        coranking_quality(X, y[:10])
+    with pytest.raises(ValueError, match="max_k"):
+        coranking_quality(X, y, max_k=20)
+    with pytest.raises(ValueError, match="max_k"):
+        coranking_quality(X, y, max_k=0)
+    with pytest.raises(ValueError, match="at least 3 samples"):
+        coranking_matrix(X[:2], y[:2])
