@@ -16,14 +16,16 @@ stay skips.
 """
 
 import functools
+import hashlib
 import http.server
 import os
 import threading
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from dimred.datasets import DataSource, choose_data_source, ci_enabled
+from dimred.datasets import DataSource, Registry, choose_data_source, ci_enabled
 
 #: ``../shared/data`` beside the checkout: the hash-checked mirror of the raw data.
 SHARED_DATA = Path(__file__).absolute().parents[2] / "shared" / "data"
@@ -152,3 +154,32 @@ def server(tmp_path, monkeypatch):
         yield httpd
     finally:
         stop()
+
+
+def sha(data: bytes) -> str:
+    """sha256 hex digest of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def publish_toy(server, files):
+    """Serve a synthetic dataset ``toy`` and return its registry.
+
+    ``files`` maps a registry path to ``(bytes, member)``: ``member`` ``None`` serves
+    the file directly as ``<url>/<name>``; otherwise it is that member of
+    ``<url>/pack.zip`` (an archive with no recorded hash).
+    """
+    entries = []
+    with zipfile.ZipFile(server.root / "pack.zip", "w") as zf:
+        for path, (data, member) in files.items():
+            entry = {"path": path, "sha256": sha(data)}
+            if member is None:
+                (server.root / Path(path).name).write_bytes(data)
+                entry["url"] = f"{server.url}/{Path(path).name}"
+            else:
+                zf.writestr(member, data)
+                entry |= {"archive": "pack", "member": member}
+            entries.append(entry)
+    toy = {"title": "Toy", "citation": "Nobody, 2024.", "license": "CC0",
+           "homepage": "http://127.0.0.1/", "files": entries,
+           "archives": {"pack": {"url": f"{server.url}/pack.zip"}}}  # fmt: skip
+    return Registry.from_dict({"datasets": {"toy": toy}})

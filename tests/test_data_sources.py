@@ -4,12 +4,11 @@ Only 127.0.0.1 is used: the ``server`` fixture of conftest.py serves the files, 
 server that has been shut down stands for an unreachable canonical URL.
 """
 
-import hashlib
-import zipfile
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import publish_toy, sha
 
 from dimred import datasets as ds
 
@@ -17,43 +16,10 @@ A_BYTES = b"a direct file\n"
 B_BYTES = b"a member of the archive\n"
 
 
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def make_registry(url: str) -> ds.Registry:
-    """One direct file and one archive member, downloadable from ``url``."""
-    return ds.Registry.from_dict(
-        {
-            "datasets": {
-                "toy": {
-                    "title": "Toy",
-                    "citation": "c",
-                    "license": "l",
-                    "homepage": "h",
-                    "archives": {"pack": {"url": f"{url}/pack.zip"}},
-                    "files": [
-                        {"path": "a.txt", "sha256": sha(A_BYTES), "url": f"{url}/a.txt"},
-                        {
-                            "path": "b.txt",
-                            "sha256": sha(B_BYTES),
-                            "archive": "pack",
-                            "member": "pack/b.txt",
-                        },
-                    ],
-                }
-            }
-        }
-    )
-
-
 @pytest.fixture
 def toy(server):
-    """The files on the server, and their registry."""
-    (server.root / "a.txt").write_bytes(A_BYTES)
-    with zipfile.ZipFile(server.root / "pack.zip", "w") as zf:
-        zf.writestr("pack/b.txt", B_BYTES)
-    return make_registry(server.url)
+    """The synthetic files on the server, and their registry."""
+    return publish_toy(server, {"a.txt": (A_BYTES, None), "b.txt": (B_BYTES, "pack/b.txt")})
 
 
 def make_mirror(root: Path, a: bytes | None = A_BYTES, b: bytes | None = B_BYTES) -> Path:

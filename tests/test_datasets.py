@@ -6,22 +6,17 @@ canonical URLs; see conftest.py.
 """
 
 import functools
-import hashlib
 import pickle
 import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import publish_toy, sha
 
 from dimred import datasets as ds
 from dimred.compendium.paths import cache_dir
 from dimred.datasets import DataDownloadError, DataIntegrityError, DataIntegrityWarning
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
 
 # ------------------------------------------------------------------------------ fixtures
 # ``server`` (a static HTTP server on 127.0.0.1, with an empty cache and no mirror) and
@@ -33,46 +28,17 @@ B_BYTES = b"x;y\n1;no\n2;yes\n"
 C_BYTES = b"a member of the archive\n"
 
 
-def make_registry(url: str) -> ds.Registry:
-    """Synthetic registry: one direct file, two archive members (archive hash unknown)."""
-    return ds.Registry.from_dict(
-        {
-            "datasets": {
-                "toy": {
-                    "title": "Toy",
-                    "citation": "Nobody, 2024.",
-                    "license": "CC0",
-                    "homepage": "http://127.0.0.1/",
-                    "archives": {"pack": {"url": f"{url}/pack.zip"}},
-                    "files": [
-                        {"path": "sub/a.txt", "sha256": sha(A_BYTES), "url": f"{url}/a.txt"},
-                        {
-                            "path": "b.csv",
-                            "sha256": sha(B_BYTES),
-                            "archive": "pack",
-                            "member": "pack/b.csv",
-                        },
-                        {
-                            "path": "c.txt",
-                            "sha256": sha(C_BYTES),
-                            "archive": "pack",
-                            "member": "pack/c.txt",
-                        },
-                    ],
-                }
-            }
-        }
-    )
-
-
 @pytest.fixture
 def toy(server):
     """The synthetic files on the server, and their registry."""
-    (server.root / "a.txt").write_bytes(A_BYTES)
-    with zipfile.ZipFile(server.root / "pack.zip", "w") as zf:
-        zf.writestr("pack/b.csv", B_BYTES)
-        zf.writestr("pack/c.txt", C_BYTES)
-    return make_registry(server.url)
+    return publish_toy(
+        server,
+        {
+            "sub/a.txt": (A_BYTES, None),
+            "b.csv": (B_BYTES, "pack/b.csv"),
+            "c.txt": (C_BYTES, "pack/c.txt"),
+        },
+    )
 
 
 @pytest.fixture(scope="module")
