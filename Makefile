@@ -33,7 +33,7 @@ PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
 # Every paper of the compendium: notebooks/<paper>.ipynb, data/published/<paper>/,
 # figures/<paper>/ and lib/dimred/experiments/<paper>/ (CONTRIBUTING.md: adding a paper).
-PAPERS := metrical_importance bvp orml
+PAPERS := metrical_importance bvp orml relevance_learning
 LIB := $(shell find lib -name '*.py') pyproject.toml
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
@@ -66,6 +66,7 @@ figures: $(DONE) ## Rebuild every figure and table, then figures/REPRODUCTION.md
 metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
 bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only
 orml: $(STAMPS)/orml.done ## Ordinal regression via manifold learning paper only
+relevance_learning: $(STAMPS)/relevance_learning.done ## Relevance learning for DR paper only
 
 # The parameters a paper was last built with; rewritten only when they change.
 .PRECIOUS: $(STAMPS)/%.params

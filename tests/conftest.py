@@ -8,7 +8,9 @@ The source is chosen once per session by :func:`dimred.datasets.choose_data_sour
    URLs asked for one byte, ``DIMRED_DATA_PROBE_TIMEOUT`` seconds each, default 10).
    When some file can be obtained from no source, the tests that need the data are
    skipped with a message naming what was tried; under CI (``CI`` set to anything but
-   ``false``/``0``) they fail instead.
+   ``false``/``0``) they fail instead. Datasets marked ``optional`` in the registry
+   (AwA2: not mirrored) are probed and reported (``DataSource.has``) but not required:
+   their absence neither skips nor fails the data tests.
 
 Under CI a data or notebook test skipped for any other reason fails as well
 (:func:`pytest_runtest_makereport`); other skips (e.g. scikit-learn's estimator checks)
@@ -19,6 +21,7 @@ import functools
 import hashlib
 import http.server
 import os
+import sys
 import threading
 import zipfile
 from pathlib import Path
@@ -183,3 +186,9 @@ def publish_toy(server, files):
            "homepage": "http://127.0.0.1/", "files": entries,
            "archives": {"pack": {"url": f"{server.url}/pack.zip"}}}  # fmt: skip
     return Registry.from_dict({"datasets": {"toy": toy}})
+
+
+@pytest.fixture
+def conftest():
+    """This module, as pytest loaded it (for the tests of its hooks and helpers)."""
+    return sys.modules[__name__]

@@ -31,16 +31,6 @@ def make_mirror(root: Path, a: bytes | None = A_BYTES, b: bytes | None = B_BYTES
     return root
 
 
-@pytest.fixture
-def conftest(request):
-    """The conftest.py module of this folder, as pytest loaded it."""
-    here = Path(__file__).with_name("conftest.py")
-    for plugin in request.config.pluginmanager.get_plugins():
-        if Path(getattr(plugin, "__file__", "") or "") == here:
-            return plugin
-    raise LookupError(here)
-
-
 def choose(toy, environ=None, shared=None):
     return ds.choose_data_source(environ or {}, shared, registry=toy, timeout=5)
 

@@ -18,7 +18,7 @@ def nn_accuracy(X, y):
 
 @pytest.mark.parametrize(
     ("make", "shape"),
-    [(relevance_set1, (60, 3)), (relevance_set2, (150, 3)), (relevance_set3, (150, 10))],
+    [(relevance_set1, (60, 3)), (relevance_set2, (450, 3)), (relevance_set3, (150, 10))],
 )
 def test_generators_are_seeded_and_shaped(make, shape):
     X, y = make(random_state=3)
@@ -50,7 +50,7 @@ def test_set1_third_dimension_carries_no_cluster_information():
 def test_set2_third_dimension_has_least_variance_but_separates_the_clusters(seed):
     X, y = relevance_set2(random_state=seed)
     variance = X.var(axis=0)
-    assert variance.argmin() == 2 and variance[2] < 0.3 * variance[:2].min()
+    assert variance.argmin() == 2 and variance[2] < 0.4 * variance[:2].min()
     pca = PCA(2).fit(X)
     assert np.all(np.abs(pca.components_[:, 2]) < 0.1)  # PCA ignores dimension 3
     assert nn_accuracy(X[:, [2]], y) == 1.0
@@ -61,7 +61,7 @@ def test_set2_third_dimension_has_least_variance_but_separates_the_clusters(seed
 def test_set2_clusters_are_stacked_along_dimension_3():
     X, y = relevance_set2(n_per_cluster=5000, random_state=0)
     centres = np.array([X[y == c].mean(axis=0) for c in (1, 2, 3)])
-    np.testing.assert_allclose(centres, [[0, 0, -1.5], [0, 0, 0], [0, 0, 1.5]], atol=0.1)
+    np.testing.assert_allclose(centres, [[0, 0, -2.0], [0, 0, 0], [0, 0, 2.0]], atol=0.1)
 
 
 def test_set3_copies_get_noisier_with_the_index():

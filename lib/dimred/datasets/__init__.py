@@ -8,6 +8,9 @@ seeded. ``python -m dimred.datasets {fetch,verify,list}`` is the command line.
 """
 
 from ._cli import main
+from .awa2 import AWA2_SHAPE, load_awa2
+from .awa2_like import awa2_like
+from .fashion import FASHION_MNIST_CLASSES, load_fashion_mnist
 from .ordinal import (
     MOVIELENS_GENRES,
     ORCA_DATASETS,
@@ -26,6 +29,7 @@ from .registry import (
     Dataset,
     Registry,
     SourceProbe,
+    content_sha256,
     fetch,
     fetch_all,
     file_sha256,
@@ -50,6 +54,8 @@ from .tabular import (
 
 __all__ = [
     "AUSTRALIAN_CATEGORICAL",
+    "AWA2_SHAPE",
+    "FASHION_MNIST_CLASSES",
     "MOVIELENS_GENRES",
     "ORCA_DATASETS",
     "REGISTRY_PATH",
@@ -62,12 +68,16 @@ __all__ = [
     "Dataset",
     "Registry",
     "SourceProbe",
+    "awa2_like",
     "choose_data_source",
     "ci_enabled",
+    "content_sha256",
     "fetch",
     "fetch_all",
     "file_sha256",
+    "load_awa2",
     "load_bank_marketing",
+    "load_fashion_mnist",
     "load_movielens",
     "load_orca",
     "load_registry",

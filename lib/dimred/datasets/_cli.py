@@ -3,6 +3,9 @@
     python -m dimred.datasets fetch  [DATASET ...]   # fetch and verify into the cache
     python -m dimred.datasets verify [DATASET ...]   # check the cache, fetch nothing
     python -m dimred.datasets list
+
+Without DATASET, ``fetch`` and ``verify`` cover the datasets not marked ``optional`` in
+the registry (AwA2: a 301 MB download, not mirrored); name an optional one to include it.
 """
 
 import argparse
@@ -43,7 +46,11 @@ def _cli_verify(registry: Registry, datasets: list[str] | None) -> int:
     """Report the state of the cache."""
     status = verify_cache(datasets, registry)
     for name, state in status.items():
-        print(f"{state:>8}  {name}" if state in ("ok", "missing") else f"CORRUPT  {name}: {state}")
+        if state in ("ok", "missing"):
+            print(f"{state:>8}  {name}")
+        else:
+            flag = "UNVERIFIED" if state.startswith("unverified") else "CORRUPT"
+            print(f"{flag}  {name}: {state}")
     bad = sum(state != "ok" for state in status.values())
     print(f"{len(status) - bad} files ok, {bad} missing or corrupt (cache: {cache_dir()})")
     return 1 if bad else 0
@@ -57,7 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(env: DIMRED_DATA_CACHE, DIMRED_DATA_MIRROR).",
     )
     parser.add_argument("command", choices=("fetch", "verify", "list"))
-    parser.add_argument("datasets", nargs="*", metavar="DATASET", help="default: all")
+    parser.add_argument(
+        "datasets", nargs="*", metavar="DATASET", help="default: all but the optional ones"
+    )
     parser.add_argument("--registry", type=Path, default=None, help="registry TOML file")
     args = parser.parse_args(argv)
     registry = load_registry(args.registry)
@@ -68,8 +77,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc.args[0]))
     if args.command == "list":
         for name in datasets or registry:
-            print(f"{name}: {registry[name].title} ({len(registry[name].files)} files)")
+            dataset = registry[name]
+            optional = f" [optional: {dataset.optional_reason}]" if dataset.optional else ""
+            print(f"{name}: {dataset.title} ({len(dataset.files)} files){optional}")
         return 0
+    datasets = datasets or registry.required_datasets()
     if args.command == "fetch":
         return _cli_fetch(registry, datasets)
     return _cli_verify(registry, datasets)

@@ -12,19 +12,40 @@ and accepts a file only when its hash matches, whichever way it arrived:
 :func:`probe_sources` tells, without fetching anything, which of these sources can
 give each file (the URLs are asked for their first byte, with a short timeout).
 
+A file is verified in one of three ways (exactly one per registry entry):
+
+- ``sha256``: the hash of the file's bytes (the usual case);
+- ``sha256_content``: the hash of the *decompressed* content of a ``.gz`` file, for
+  files that were re-compressed on their way to us (Fashion-MNIST from Debian): any
+  gzip stream that decompresses to the registered bytes is accepted;
+- ``trust_on_first_use = true``: no hash is known. The first copy obtained is accepted
+  and its sha256 recorded in ``cache_dir()/.first-use/<dataset>/<path>.json``; from
+  then on every copy (cached, mirrored, downloaded again) must match that record.
+  Deleting the record trusts the next copy anew.
+
+A dataset marked ``optional = true`` (with an ``optional_reason``) is left out of
+:meth:`Registry.required_datasets`, the default of :func:`fetch_all`,
+:func:`verify_cache`, ``python -m dimred.datasets fetch|verify`` and of the test
+suite's data probe (:func:`~dimred.datasets.choose_data_source`), which reports it
+but does not require it; it is fetched when named or when its loader asks for it.
+
 The command line is in :mod:`dimred.datasets._cli`.
 """
 
+import gzip
 import hashlib
+import json
 import os
 import re
 import shutil
 import tomllib
 import warnings
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any
@@ -46,6 +67,7 @@ __all__ = [
     "Dataset",
     "Registry",
     "SourceProbe",
+    "content_sha256",
     "fetch",
     "fetch_all",
     "file_sha256",
@@ -60,6 +82,10 @@ REGISTRY_PATH = DATA_DIR / "registry.toml"
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _POOCH_MISMATCH = re.compile(r"but got ([0-9a-fA-F]+)")
 _ARCHIVE_DIR = ".archives"
+_FIRST_USE_DIR = ".first-use"
+#: How each verification mode is named in messages.
+_LABEL = {"sha256": "sha256", "sha256_content": "content sha256", "first-use": "sha256"}
+_MISMATCH = tuple(f"{label} " for label in set(_LABEL.values()))
 
 
 # ----------------------------------------------------------------------------- errors
@@ -71,21 +97,32 @@ class DataIntegrityError(ValueError):
     name : str
         ``<dataset>/<path>`` of the file.
     expected : str
-        The sha256 recorded in the registry.
+        The sha256 recorded in the registry (or on first use).
     attempts : list of tuple of str
         ``(source, actual sha256 or what went wrong)`` for every source tried.
+    kind : str
+        What ``expected`` is the hash of: ``"sha256"`` (the file), ``"content sha256"``
+        (the decompressed content of a ``.gz`` file) or ``"sha256 (recorded on first
+        use)"``.
     """
 
-    def __init__(self, name: str, expected: str, attempts: Sequence[tuple[str, str]]):
+    def __init__(
+        self,
+        name: str,
+        expected: str,
+        attempts: Sequence[tuple[str, str]],
+        kind: str = "sha256",
+    ):
         self.name = name
         self.expected = expected
         self.attempts = list(attempts)
-        lines = [f"{name}: no source gave a file with the expected sha256 {expected}"]
+        self.kind = kind
+        lines = [f"{name}: no source gave a file with the expected {kind} {expected}"]
         lines += [f"  - {source}: {result}" for source, result in self.attempts]
         super().__init__("\n".join(lines))
 
     def __reduce__(self):
-        return type(self), (self.name, self.expected, self.attempts)
+        return type(self), (self.name, self.expected, self.attempts, self.kind)
 
 
 class DataDownloadError(OSError):
@@ -93,7 +130,11 @@ class DataDownloadError(OSError):
 
 
 class DataIntegrityWarning(UserWarning):
-    """A copy of a file was rejected because of its hash; another source is tried."""
+    """A copy of a file was rejected because of its hash; another source is tried.
+
+    Also issued when a file with no registered hash is trusted on first use and its
+    hash recorded.
+    """
 
 
 # --------------------------------------------------------------------------- registry
@@ -125,15 +166,39 @@ class Archive:
 class DataFile:
     """One file of a dataset, with its hash and where to download it.
 
-    Exactly one of ``url`` and ``archive`` (with ``member``) is set.
+    Exactly one of ``url`` and ``archive`` (with ``member``) is set, and exactly one
+    way of verifying it: ``sha256`` (of the file), ``sha256_content`` (of the
+    decompressed content of a ``.gz`` file) or ``trust_on_first_use``.
     """
 
     dataset: str
     path: str
-    sha256: str
+    sha256: str | None
     url: str | None = None
     archive: Archive | None = None
     member: str | None = None
+    sha256_content: str | None = None
+    trust_on_first_use: bool = False
+
+    @property
+    def verification(self) -> str:
+        """``"sha256"``, ``"sha256_content"`` or ``"first-use"``."""
+        if self.sha256 is not None:
+            return "sha256"
+        return "sha256_content" if self.sha256_content is not None else "first-use"
+
+    def digest(self, path: str | os.PathLike[str]) -> str:
+        """The hash of ``path`` that is compared with the registry's.
+
+        The sha256 of the file, or of its decompressed content for ``sha256_content``
+        (a file that is not valid gzip gives a description of the error instead).
+        """
+        if self.sha256_content is None:
+            return file_sha256(path)
+        try:
+            return content_sha256(path)
+        except (OSError, EOFError, zlib.error) as exc:
+            return f"unreadable gzip ({type(exc).__name__}: {exc})"
 
     @property
     def name(self) -> str:
@@ -161,6 +226,8 @@ class Dataset:
     files: tuple[DataFile, ...]
     archives: Mapping[str, Archive]
     redistributable: bool | None = None
+    optional: bool = False
+    optional_reason: str = ""
 
     def file(self, path: str | os.PathLike[str]) -> DataFile:
         """Return the entry of ``path`` (relative to the dataset folder)."""
@@ -207,6 +274,14 @@ class Registry:
         """Return the entry of one file."""
         return self[dataset].file(path)
 
+    def required_datasets(self) -> list[str]:
+        """Names of the datasets not marked ``optional`` (the default of fetch/verify)."""
+        return [name for name, dataset in self.datasets.items() if not dataset.optional]
+
+    def optional_datasets(self) -> list[str]:
+        """Names of the datasets marked ``optional``: fetched only when asked for."""
+        return [name for name, dataset in self.datasets.items() if dataset.optional]
+
     def files(self, datasets: Iterable[str] | None = None) -> list[DataFile]:
         """All file entries of the given datasets (default: every dataset)."""
         if isinstance(datasets, str):
@@ -224,6 +299,11 @@ def _parse_dataset(name: str, table: Mapping[str, Any]) -> Dataset:
     files = tuple(_parse_file(name, item, archives) for item in table.get("files", []))
     if not files:
         raise ValueError(f"registry: dataset {name!r} lists no files")
+    optional, reason = table.get("optional", False), table.get("optional_reason", "")
+    if not isinstance(optional, bool):
+        raise ValueError(f"registry: dataset {name!r}: 'optional' must be true or false")
+    if optional and not reason:
+        raise ValueError(f"registry: dataset {name!r}: optional, but no 'optional_reason'")
     return Dataset(
         name=name,
         title=table["title"],
@@ -234,6 +314,8 @@ def _parse_dataset(name: str, table: Mapping[str, Any]) -> Dataset:
         files=files,
         archives=MappingProxyType(archives),
         redistributable=table.get("redistributable"),
+        optional=optional,
+        optional_reason=reason,
     )
 
 
@@ -251,13 +333,26 @@ def _parse_file(dataset: str, item: Mapping[str, Any], archives: Mapping[str, Ar
         if item["archive"] not in archives or "member" not in item:
             raise ValueError(f"registry: {label}: unknown archive or missing 'member'")
         archive = archives[item["archive"]]
+    tofu = item.get("trust_on_first_use", False)
+    if not isinstance(tofu, bool):
+        raise ValueError(f"registry: {label}: 'trust_on_first_use' must be true or false")
+    modes = [key for key in ("sha256", "sha256_content") if key in item] + ["tofu"] * tofu
+    if len(modes) != 1:
+        raise ValueError(
+            f"registry: {label}: give exactly one of 'sha256', 'sha256_content' "
+            "and 'trust_on_first_use = true'"
+        )
+    if "sha256_content" in item and path.suffix != ".gz":
+        raise ValueError(f"registry: {label}: 'sha256_content' is for .gz files only")
     return DataFile(
         dataset=dataset,
         path=path.as_posix(),
-        sha256=_check_hash(item.get("sha256"), label, False),
+        sha256=_check_hash(item.get("sha256"), label, True),
         url=item.get("url"),
         archive=archive,
         member=item.get("member"),
+        sha256_content=_check_hash(item.get("sha256_content"), label, True),
+        trust_on_first_use=tofu,
     )
 
 
@@ -295,12 +390,83 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     return digest.hexdigest()
 
 
+def content_sha256(path: str | os.PathLike[str]) -> str:
+    """Return the sha256 hex digest of the decompressed content of a gzip file.
+
+    Raises
+    ------
+    OSError, EOFError or zlib.error
+        When ``path`` is not a complete gzip file.
+    """
+    digest = hashlib.sha256()
+    with gzip.open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------- trust on first use
+def _record_path(root: Path, entry: DataFile) -> Path:
+    """Where the first-use record of ``entry`` lives under the cache ``root``."""
+    return root / _FIRST_USE_DIR / entry.dataset / f"{entry.path}.json"
+
+
+def _recorded(root: Path | None, entry: DataFile) -> str | None:
+    """The sha256 recorded on first use, ``None`` when there is no (readable) record."""
+    if root is None:
+        return None
+    try:
+        value = json.loads(_record_path(root, entry).read_text())["sha256"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return value if isinstance(value, str) and _SHA256.match(value) else None
+
+
+def _record(root: Path, entry: DataFile, digest: str, where: str) -> None:
+    """Record the sha256 of the first copy of a trust-on-first-use file."""
+    path = _record_path(root, entry)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    record = {"sha256": digest, "source": where, "recorded": stamp}
+    tmp = _partial(path)
+    tmp.write_text(json.dumps(record, indent=1) + "\n")
+    os.replace(tmp, path)
+    warnings.warn(
+        f"{entry.name}: no hash is registered; trusting this first copy ({where}) and "
+        f"recording its sha256 {digest} in {path}",
+        DataIntegrityWarning,
+        stacklevel=5,
+    )
+
+
+def _expected(entry: DataFile, root: Path | None) -> str | None:
+    """The hash a copy of ``entry`` must have; ``None``: first use, nothing recorded."""
+    if entry.verification == "first-use":
+        return _recorded(root, entry)
+    return entry.sha256 if entry.sha256 is not None else entry.sha256_content
+
+
+def _kind(entry: DataFile) -> str:
+    """What the expected hash of ``entry`` is the hash of, for messages."""
+    if entry.verification == "first-use":
+        return "sha256 (recorded on first use)"
+    return _LABEL[entry.verification]
+
+
+def _integrity_error(entry: DataFile, attempts: list) -> "DataIntegrityError":
+    """The :class:`DataIntegrityError` of ``entry`` after ``attempts``."""
+    expected = _expected(entry, cache_dir()) or "(none recorded)"
+    return DataIntegrityError(entry.name, expected, attempts, _kind(entry))
+
+
 def fetch(dataset: str, path: str | os.PathLike[str], registry: Registry | None = None) -> Path:
     """Return a verified local copy of one registered file.
 
     Sources are tried in order: the cache, the mirror (``DIMRED_DATA_MIRROR``),
-    the download. A copy is accepted only if its sha256 matches the registry;
-    rejected copies are removed with a :class:`DataIntegrityWarning`.
+    the download. A copy is accepted only if its sha256 matches the registry (or
+    the sha256 of its decompressed content, or the sha256 recorded on first use;
+    see the module's docstring); rejected copies are removed with a
+    :class:`DataIntegrityWarning`.
 
     Parameters
     ----------
@@ -329,17 +495,18 @@ def fetch(dataset: str, path: str | os.PathLike[str], registry: Registry | None 
     if _from_cache(entry, target) or _from_mirror(entry, target, attempts):
         return target
     _download(entry, target, attempts)
-    actual = file_sha256(target)
-    if actual != entry.sha256:  # never expected: pooch checks it, but verify anyway
+    actual = entry.digest(target)
+    if actual != _expected(entry, cache_dir()):  # never expected: verified on the way in
         target.unlink()
-        raise DataIntegrityError(entry.name, entry.sha256, [*attempts, (entry.source, actual)])
+        raise _integrity_error(entry, [*attempts, (entry.source, actual)])
     return target
 
 
-def _reject(entry: DataFile, where: str, actual: str) -> None:
+def _reject(entry: DataFile, where: str, actual: str, expected: str | None) -> None:
     """Warn that a copy of ``entry`` was rejected."""
+    wanted = f"expected {expected}" if expected else "but no first-use record of its hash"
     warnings.warn(
-        f"{entry.name}: {where} has sha256 {actual}, expected {entry.sha256}; "
+        f"{entry.name}: {where} has {_LABEL[entry.verification]} {actual}, {wanted}; "
         "discarding it and trying the next source",
         DataIntegrityWarning,
         stacklevel=4,
@@ -347,13 +514,14 @@ def _reject(entry: DataFile, where: str, actual: str) -> None:
 
 
 def _from_cache(entry: DataFile, target: Path) -> bool:
-    """True if the cached copy is valid; a corrupted one is removed."""
+    """True if the cached copy is valid; a corrupted (or unrecorded) one is removed."""
     if not target.is_file():
         return False
-    actual = file_sha256(target)
-    if actual == entry.sha256:
+    actual = entry.digest(target)
+    expected = _expected(entry, cache_dir())
+    if actual == expected:
         return True
-    _reject(entry, f"cached file {target}", actual)
+    _reject(entry, f"cached file {target}", actual, expected)
     target.unlink()
     return False
 
@@ -364,14 +532,22 @@ def _partial(target: Path) -> Path:
 
 
 def _install(tmp: Path, target: Path, entry: DataFile, where: str, attempts: list) -> bool:
-    """Move ``tmp`` to ``target`` if its hash matches, else remove it and warn."""
-    actual = file_sha256(tmp)
-    if actual == entry.sha256:
+    """Move ``tmp`` to ``target`` if its hash matches, else remove it and warn.
+
+    A trust-on-first-use file without a record is accepted, and its hash recorded
+    (before it is moved into place).
+    """
+    actual = entry.digest(tmp)
+    expected = _expected(entry, cache_dir())
+    if expected is None:
+        _record(cache_dir(), entry, actual, where)
+        expected = actual
+    if actual == expected:
         os.replace(tmp, target)
         return True
     tmp.unlink()
-    attempts.append((where, f"sha256 {actual}"))
-    _reject(entry, where, actual)
+    attempts.append((where, f"{_LABEL[entry.verification]} {actual}"))
+    _reject(entry, where, actual, expected)
     return False
 
 
@@ -393,8 +569,15 @@ def _from_mirror(entry: DataFile, target: Path, attempts: list) -> bool:
 def _download(entry: DataFile, target: Path, attempts: list) -> None:
     """Download ``entry`` into ``target`` (verified) or raise."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    if entry.archive is None:
+    if entry.archive is None and entry.sha256 is not None:  # pooch checks the hash
         _retrieve(entry, str(entry.url), entry.sha256, target, attempts)
+        return
+    if entry.archive is None:  # verified (or recorded) after the download
+        tmp = _partial(target)
+        tmp.unlink(missing_ok=True)
+        _retrieve(entry, str(entry.url), None, tmp, attempts)
+        if not _install(tmp, target, entry, f"download {entry.url}", attempts):
+            raise _integrity_error(entry, attempts)
         return
     archive = entry.archive
     local = cache_dir() / _ARCHIVE_DIR / entry.dataset / archive.filename
@@ -411,15 +594,15 @@ def _retrieve(entry: DataFile, url: str, sha256: str | None, dest: Path, attempt
         mismatch = _POOCH_MISMATCH.search(str(exc)) if isinstance(exc, ValueError) else None
         if mismatch:
             attempts.append((f"download {url}", f"sha256 {mismatch.group(1).lower()}"))
-            raise DataIntegrityError(entry.name, entry.sha256, attempts) from exc
+            raise _integrity_error(entry, attempts) from exc
         attempts.append((f"download {url}", f"failed: {exc}"))
         raise _download_error(entry, url, exc, attempts) from exc
 
 
 def _download_error(entry: DataFile, url: str, exc: BaseException, attempts: list) -> Exception:
     """The error for a failed download: integrity if a source gave wrong bytes."""
-    if any(result.startswith("sha256") for _, result in attempts):
-        return DataIntegrityError(entry.name, entry.sha256, attempts)
+    if any(result.startswith(_MISMATCH) for _, result in attempts):
+        return _integrity_error(entry, attempts)
     return DataDownloadError(
         f"{entry.name}: download from {url} failed ({type(exc).__name__}: {exc}). "
         "No network? Point DIMRED_DATA_MIRROR at a folder laid out as <dataset>/<file> "
@@ -439,10 +622,10 @@ def _extract_member(entry: DataFile, archive: Path, target: Path, attempts: list
         tmp.unlink(missing_ok=True)
         archive.unlink(missing_ok=True)  # unknown hash: do not trust it next time
         attempts.append((where, f"cannot extract: {exc}"))
-        raise DataIntegrityError(entry.name, entry.sha256, attempts) from exc
+        raise _integrity_error(entry, attempts) from exc
     if not _install(tmp, target, entry, where, attempts):
         archive.unlink(missing_ok=True)
-        raise DataIntegrityError(entry.name, entry.sha256, attempts)
+        raise _integrity_error(entry, attempts)
 
 
 def fetch_all(
@@ -451,12 +634,13 @@ def fetch_all(
     *,
     progress: bool = True,
 ) -> list[Path]:
-    """Fetch and verify every file of the given datasets (default: all).
+    """Fetch and verify every file of the given datasets (default: the required ones).
 
     Parameters
     ----------
     datasets : iterable of str, optional
-        Dataset names; default every dataset of the registry.
+        Dataset names; default every dataset not marked ``optional``
+        (:meth:`Registry.required_datasets`).
     registry : Registry, optional
         Default: :func:`load_registry`.
     progress : bool
@@ -468,7 +652,7 @@ def fetch_all(
         The verified cached files, in registry order.
     """
     registry = registry or load_registry()
-    entries = registry.files(datasets)
+    entries = registry.files(registry.required_datasets() if datasets is None else datasets)
     bar = tqdm(entries, desc="fetch", unit="file", disable=not progress)
     return [fetch(entry.dataset, entry.path, registry) for entry in bar]
 
@@ -478,22 +662,37 @@ def verify_cache(
 ) -> dict[str, str]:
     """Check the cached copies without fetching anything.
 
+    Parameters
+    ----------
+    datasets : iterable of str, optional
+        Dataset names; default every dataset not marked ``optional``.
+    registry : Registry, optional
+        Default: :func:`load_registry`.
+
     Returns
     -------
     dict
-        ``{"<dataset>/<path>": status}`` with status ``"ok"``, ``"missing"`` or
-        ``"sha256 <actual> (expected <expected>)"``.
+        ``{"<dataset>/<path>": status}`` with status ``"ok"``, ``"missing"``,
+        ``"sha256 <actual> (expected <expected>)"`` (``"content sha256 ..."`` for a
+        file verified by its decompressed content) or, for a trust-on-first-use file
+        whose hash was never recorded, ``"unverified (no first-use record)"``.
     """
     registry = registry or load_registry()
     status = {}
-    for entry in registry.files(datasets):
+    for entry in registry.files(registry.required_datasets() if datasets is None else datasets):
         target = cache_dir() / entry.dataset / entry.path
         if not target.is_file():
             status[entry.name] = "missing"
             continue
-        actual = file_sha256(target)
-        ok = actual == entry.sha256
-        status[entry.name] = "ok" if ok else f"sha256 {actual} (expected {entry.sha256})"
+        actual = entry.digest(target)
+        expected = _expected(entry, cache_dir())
+        if expected is None:
+            status[entry.name] = "unverified (no first-use record)"
+        elif actual == expected:
+            status[entry.name] = "ok"
+        else:
+            label = _LABEL[entry.verification]
+            status[entry.name] = f"{label} {actual} (expected {expected})"
     return status
 
 
@@ -530,11 +729,14 @@ def probe_sources(
     cache: bool | str | os.PathLike[str] = True,
     mirror: bool | str | os.PathLike[str] | None = True,
     timeout: float = 10.0,
+    online: bool = True,
 ) -> dict[str, SourceProbe]:
     """Find, for every file, a source that can give it, without fetching anything.
 
     The sources are tried in the order of :func:`fetch`: a cached copy and a mirror
-    copy count when their sha256 matches; a canonical URL counts when it answers a
+    copy count when their hash matches (a trust-on-first-use file: a cached copy
+    when it matches its record, a mirror copy when it matches the record or there is
+    none); a canonical URL counts when it answers a
     request for its first byte with a success status within ``timeout`` seconds (an
     archive member counts when its archive's URL does; each URL is asked once, and
     the URLs are asked in parallel). Nothing is written or removed.
@@ -553,6 +755,9 @@ def probe_sources(
         ``False`` or ``None``: no mirror.
     timeout : float
         Seconds to wait for each URL (connection and first response).
+    online : bool
+        ``False``: ask no URL; a file without a cached or mirrored copy then has no
+        source (its attempts say ``"not asked (offline probe)"``).
 
     Returns
     -------
@@ -570,15 +775,19 @@ def probe_sources(
             if root is None:
                 continue
             candidate = root / entry.dataset / entry.path
+            expected = _expected(entry, cache_root)
             if not candidate.is_file():
                 attempts.append((f"{kind} {candidate}", "not found"))
-            elif (actual := file_sha256(candidate)) != entry.sha256:
-                attempts.append((f"{kind} {candidate}", f"sha256 {actual}"))
+            elif expected is None and kind == "cache":
+                attempts.append((f"{kind} {candidate}", "unverified (no first-use record)"))
+            elif expected is not None and (actual := entry.digest(candidate)) != expected:
+                attempts.append((f"{kind} {candidate}", f"{_LABEL[entry.verification]} {actual}"))
             else:
                 found = f"{kind} {candidate}"
                 break
         local[entry.name] = (entry, found, attempts)
     urls = sorted({_url_of(entry) for entry, found, _ in local.values() if found is None})
+    urls = urls if online else []
     answers: dict[str, str | None] = {}
     if urls:
         with ThreadPoolExecutor(max_workers=min(32, len(urls))) as pool:
@@ -587,7 +796,9 @@ def probe_sources(
     for name, (entry, found, attempts) in local.items():
         if found is None:
             url = _url_of(entry)
-            if answers[url] is None:
+            if not online:
+                attempts.append((f"download {url}", "not asked (offline probe)"))
+            elif answers[url] is None:
                 found = f"download {url}"
             else:
                 attempts.append((f"download {url}", answers[url]))

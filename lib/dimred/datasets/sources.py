@@ -11,15 +11,23 @@
    of the mirror copy, a one-byte request with a short timeout to the URL). When some
    file can be obtained from no source, the data is *unavailable*: the tests that need
    it are skipped, except under CI (:func:`ci_enabled`), where that is a failure.
+
+"Needed" means, by default, every dataset not marked ``optional`` in the registry. An
+optional dataset (AwA2: not mirrored, a 301 MB download) is probed too, but only in the
+mirror (its URL is not asked: no network traffic and no timeout for a dataset nobody
+asked for), and reported (:attr:`DataSource.optional_probes`, :meth:`DataSource.has`);
+its absence does not make the data unavailable. Naming it in ``datasets`` makes it
+needed: it is then probed like any other, URL included, and required.
 """
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from urllib.parse import urlparse
 
-from .registry import Registry, SourceProbe, probe_sources
+from .registry import Registry, SourceProbe, load_registry, probe_sources
 
 __all__ = ["DataSource", "choose_data_source", "ci_enabled"]
 
@@ -51,6 +59,11 @@ class DataSource:
         ``{"<dataset>/<path>": SourceProbe}`` for every file needed.
     ci : bool
         Whether the decision was taken under CI (see :func:`ci_enabled`).
+    optional_probes : mapping
+        The probes of the files of the optional datasets that were not asked for
+        (mirror only, no URL asked): reported, never required.
+    optional_reasons : mapping
+        ``{dataset: optional_reason}`` of those optional datasets (from the registry).
     """
 
     kind: str
@@ -58,6 +71,8 @@ class DataSource:
     tried: tuple[str, ...]
     probes: Mapping[str, SourceProbe]
     ci: bool = False
+    optional_probes: Mapping[str, SourceProbe] = field(default_factory=lambda: MappingProxyType({}))
+    optional_reasons: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def available(self) -> bool:
@@ -68,6 +83,43 @@ class DataSource:
     def missing(self) -> list[SourceProbe]:
         """The probes of the files no source can give."""
         return [probe for probe in self.probes.values() if not probe.ok]
+
+    @property
+    def optional_missing(self) -> list[SourceProbe]:
+        """The probes of the optional files no source can give (not a failure)."""
+        return [probe for probe in self.optional_probes.values() if not probe.ok]
+
+    def has(self, dataset: str) -> bool:
+        """True when every file of ``dataset`` (needed or optional) has a source.
+
+        For an optional dataset that was not asked for, only the mirror counts.
+
+        Raises
+        ------
+        ValueError
+            When no file of ``dataset`` was probed.
+        """
+        prefix = f"{dataset}/"
+        found = [
+            probe
+            for probes in (self.probes, self.optional_probes)
+            for name, probe in probes.items()
+            if name.startswith(prefix)
+        ]
+        if not found:
+            raise ValueError(f"dataset {dataset!r} was not probed")
+        return all(probe.ok for probe in found)
+
+    def _optional_note(self) -> str:
+        """``; optional ...``: what became of the optional datasets, or ``""``."""
+        if not self.optional_probes:
+            return ""
+        names = dict.fromkeys(name.split("/", 1)[0] for name in self.optional_probes)
+        absent = [name for name in names if not self.has(name)]
+        present = [name for name in names if name not in absent]
+        parts = [f"{', '.join(absent)} not in the mirror (URL not asked)"] if absent else []
+        parts += [f"{', '.join(present)} in the mirror"] if present else []
+        return f"; optional, not required: {'; '.join(parts)}"
 
     @property
     def action(self) -> str:
@@ -81,11 +133,13 @@ class DataSource:
         if self.available:
             downloads = sum(probe.source.startswith("download") for probe in self.probes.values())
             if self.kind == "canonical":
-                return f"raw data from the canonical URLs ({len(self.probes)} files)"
-            return (
-                f"raw data from mirror {self.mirror} ({len(self.probes)} files, "
-                f"{downloads} of them from the canonical URLs)"
-            )
+                line = f"raw data from the canonical URLs ({len(self.probes)} files)"
+            else:
+                line = (
+                    f"raw data from mirror {self.mirror} ({len(self.probes)} files, "
+                    f"{downloads} of them from the canonical URLs)"
+                )
+            return line + self._optional_note()
         failures = {}
         for probe in self.missing:
             for where, result in probe.attempts:
@@ -96,7 +150,7 @@ class DataSource:
         line = (
             f"no source for {len(self.missing)} of the {len(self.probes)} registered data "
             f"files; tried {', '.join(self.tried)}" + (f"; failed: {hosts}" if hosts else "")
-        )
+        ) + self._optional_note()
         return ("CI is set: the data tests must run, not skip. " if self.ci else "") + line
 
     def describe(self) -> str:
@@ -105,6 +159,16 @@ class DataSource:
         for probe in self.missing:
             failures = "; ".join(f"{source}: {result}" for source, result in probe.attempts)
             lines.append(f"  {probe.name}: {failures}")
+        absent: dict[str, list[str]] = {}
+        for probe in self.optional_missing:
+            dataset, path = probe.name.split("/", 1)
+            absent.setdefault(dataset, []).append(path)
+        for dataset, paths in absent.items():
+            reason = self.optional_reasons.get(dataset, "")
+            lines.append(
+                f"  optional {dataset}, not required ({reason}): "
+                f"no copy in the mirror of {', '.join(paths)}; its URL was not asked"
+            )
         if not self.available:
             lines.append(
                 "Point DIMRED_DATA_MIRROR at a copy laid out as <dataset>/<file> "
@@ -133,7 +197,8 @@ def choose_data_source(
         The shared mirror beside the checkout, used when ``DIMRED_DATA_MIRROR`` does
         not name a folder.
     datasets : iterable of str, optional
-        The datasets needed; default every dataset of the registry.
+        The datasets needed; default every dataset not marked ``optional`` in the
+        registry (the optional ones are then probed and reported, not required).
     registry : Registry, optional
         Default: :func:`~dimred.datasets.load_registry`.
     timeout : float
@@ -160,7 +225,16 @@ def choose_data_source(
             tried.append(f"mirror {mirror} (beside the checkout)")
         else:
             tried.append(f"mirror {shared} (absent)")
-    probes = probe_sources(datasets, registry, cache=False, mirror=mirror, timeout=timeout)
+    registry = registry or load_registry()
+    if isinstance(datasets, str):
+        datasets = [datasets]
+    needed = registry.required_datasets() if datasets is None else list(datasets)
+    extra = [] if datasets is not None else registry.optional_datasets()
+    probes = probe_sources(needed, registry, cache=False, mirror=mirror, timeout=timeout)
+    optional = MappingProxyType(
+        probe_sources(extra, registry, cache=False, mirror=mirror, online=False)
+    )
+    reasons = MappingProxyType({name: registry[name].optional_reason for name in extra})
     asked = {
         source
         for probe in probes.values()
@@ -173,4 +247,4 @@ def choose_data_source(
         kind = "unavailable"
     else:
         kind = "mirror" if mirror is not None else "canonical"
-    return DataSource(kind, mirror, tuple(tried), probes, ci_enabled(environ))
+    return DataSource(kind, mirror, tuple(tried), probes, ci_enabled(environ), optional, reasons)

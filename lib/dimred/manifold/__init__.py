@@ -1,6 +1,7 @@
 """Nonlinear embeddings: Fisher t-SNE (:mod:`.fisher_tsne`) on the Fisher metric of a
 Parzen classifier (:mod:`.fisher_metric`)."""
 
+from .classical_mds import ClassicalMDS
 from .fisher_metric import (
     fisher_distances,
     fisher_information,
@@ -14,6 +15,7 @@ from .fisher_metric import (
 from .fisher_tsne import FisherTSNE
 
 __all__ = [
+    "ClassicalMDS",
     "FisherTSNE",
     "fisher_distances",
     "fisher_information",

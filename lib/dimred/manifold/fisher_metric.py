@@ -281,7 +281,7 @@ def fisher_path_lengths(A, B, X, y, sigma, n_steps=10, rule="midpoint"):
     return lengths
 
 
-def fisher_distances(X, y, sigma=None, n_steps=10, rule="midpoint"):
+def fisher_distances(X, y, sigma=None, n_steps=10, rule="midpoint", labelled=None):
     """All pairwise ``T``-point Fisher distances: the reference implementation.
 
     :func:`fisher_path_lengths` for every pair, ``O(N^2 T N d)`` time. With
@@ -296,20 +296,25 @@ def fisher_distances(X, y, sigma=None, n_steps=10, rule="midpoint"):
         Parzen width; default :func:`parzen_width`.
     n_steps : int, default=10
     rule : {"midpoint", "left"}, default="midpoint"
+    labelled : array-like of bool of shape (n_samples,), optional
+        Which labels the metric may use (:func:`fisher_neighbors`); default all.
 
     Returns
     -------
     ndarray of shape (n_samples, n_samples)
         Zero diagonal.
     """
-    X, codes, _ = _check_data(X, y)
+    X, labelled, codes, _ = _check_partly_labelled(X, y, labelled)
     path_fractions(n_steps, rule)  # validate before the work
-    sigma = parzen_width(X, codes) if sigma is None else sigma
+    reference, ref_codes = X[labelled], codes[labelled]
+    sigma = parzen_width(reference, ref_codes) if sigma is None else sigma
     n = X.shape[0]
     symmetric = rule == "midpoint"
     rows, cols = np.triu_indices(n, 1) if symmetric else np.nonzero(~np.eye(n, dtype=bool))
     distances = np.zeros((n, n))
-    distances[rows, cols] = fisher_path_lengths(X[rows], X[cols], X, codes, sigma, n_steps, rule)
+    distances[rows, cols] = fisher_path_lengths(
+        X[rows], X[cols], reference, ref_codes, sigma, n_steps, rule
+    )
     if symmetric:
         distances[cols, rows] = distances[rows, cols]
     return distances
@@ -339,7 +344,16 @@ def path_fractions(n_steps, rule):
 
 # --------------------------------------------------------------------------- fast version
 def fisher_neighbors(
-    X, y, n_neighbors, *, sigma=None, n_steps=10, rule="midpoint", n_candidates=None, n_jobs=None
+    X,
+    y,
+    n_neighbors,
+    *,
+    labelled=None,
+    sigma=None,
+    n_steps=10,
+    rule="midpoint",
+    n_candidates=None,
+    n_jobs=None,
 ):
     """Sparse graph of each point's ``n_neighbors`` nearest Fisher neighbours.
 
@@ -390,12 +404,24 @@ def fisher_neighbors(
     The ``n_neighbors`` smallest Fisher distances of each row are kept, in
     increasing (Fisher distance, Euclidean distance, index) order.
 
+    **Unlabelled points** (``labelled``, semi-supervised use): the metric is
+    then learned from the labelled points alone -- the Parzen classifier, its
+    width and the path sums use only them -- and is evaluated everywhere, so
+    that points whose labels must not reach the metric (a test set) are
+    embedded with the others without leaking their labels. An unlabelled
+    point's own-class candidates are those of the class the Parzen
+    classifier predicts for it (its largest posterior).
+
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
+        Class labels; those of unlabelled points are ignored (any value).
     n_neighbors : int
         Neighbours per row, ``1 <= n_neighbors < n_samples``.
+    labelled : array-like of bool of shape (n_samples,), optional
+        Which labels the metric may use (at least two classes among them);
+        default: every point's.
     sigma : float, optional
         Parzen width; default :func:`parzen_width`.
     n_steps : int, default=10
@@ -414,16 +440,23 @@ def fisher_neighbors(
         nearest, increasing: the precomputed neighbour graph scikit-learn
         expects (as ``KNeighborsTransformer(mode="distance")``).
     """
-    X, codes, n_classes = _check_data(X, y)
+    X, labelled, codes, n_classes = _check_partly_labelled(X, y, labelled)
     n = X.shape[0]
     n_neighbors = _check_count(n_neighbors, "n_neighbors", 1, n - 1)
     n_candidates = 2 * n_neighbors if n_candidates is None else n_candidates
     n_candidates = min(_check_count(n_candidates, "n_candidates", n_neighbors, None), n - 1)
-    sigma = parzen_width(X, codes) if sigma is None else _check_sigma(sigma)
+    reference, ref_codes = X[labelled], codes[labelled]
+    sigma = parzen_width(reference, ref_codes) if sigma is None else _check_sigma(sigma)
     fractions = path_fractions(n_steps, rule)
-    rows, cols = _candidate_pairs(X, codes, n_candidates, rule == "midpoint")
+    groups = codes.copy()
+    if not labelled.all():
+        posterior = parzen_posterior(X[~labelled], reference, ref_codes, sigma)
+        groups[~labelled] = np.argmax(posterior, axis=1)
+    rows, cols = _candidate_pairs(X, groups, n_candidates, rule == "midpoint")
     squared = squared_distance_matrix(X)
-    lengths = _path_lengths(squared, codes, n_classes, sigma, fractions, rows, cols, n_jobs)
+    lengths = _path_lengths(
+        squared[:, labelled], ref_codes, n_classes, sigma, fractions, rows, cols, n_jobs
+    )
     if rule == "midpoint":
         rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
         lengths = np.concatenate([lengths, lengths])
@@ -466,8 +499,10 @@ def _candidate_pairs(X, codes, n_candidates, symmetric):
 def _path_lengths(squared, codes, n_classes, sigma, fractions, rows, cols, n_jobs):
     """``d_T`` of the pairs ``rows[k] -> cols[k]`` from squared distances (shortcut 1).
 
-    The Parzen points are taken in class order, so that each class's sums
-    are over a contiguous run of columns.
+    ``squared`` holds the squared distances from every point (rows) to the
+    Parzen points (columns, of classes ``codes``). The Parzen points are taken
+    in class order, so that each class's sums are over a contiguous run of
+    columns.
     """
     order = np.argsort(codes, kind="stable")
     by_class = squared[:, order]
@@ -517,6 +552,26 @@ def _check_data(X, y):
     _, codes = check_classes(y, "The Fisher metric")
     check_consistent_length(X, codes)
     return X, codes, int(codes.max()) + 1
+
+
+def _check_partly_labelled(X, y, labelled):
+    """``X``, the boolean mask ``labelled``, codes ``0..C-1`` of the labelled points
+    (-1 elsewhere) and ``C`` (at least 2 classes among the labelled points)."""
+    X = check_array(X, dtype=np.float64, ensure_min_samples=2)
+    y = np.asarray(y)
+    check_consistent_length(X, y)
+    if labelled is None:
+        labelled = np.ones(X.shape[0], dtype=bool)
+    labelled = np.asarray(labelled)
+    if labelled.dtype != bool or labelled.shape != (X.shape[0],):
+        raise ValueError(
+            f"labelled must be a boolean mask of shape ({X.shape[0]},); "
+            f"got dtype {labelled.dtype} and shape {labelled.shape}."
+        )
+    _, known = check_classes(y[labelled], "The Fisher metric")
+    codes = np.full(X.shape[0], -1, dtype=known.dtype)
+    codes[labelled] = known
+    return X, labelled, codes, int(known.max()) + 1
 
 
 def _check_points(Z, X):

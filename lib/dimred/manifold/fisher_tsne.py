@@ -126,30 +126,28 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def fit(self, X, y):
-        """Embed the labelled data ``X``.
+    def fit(self, X, y, labelled=None):
+        """Embed the data ``X``, its metric learned from the labels.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Class labels (at least two classes).
+            Class labels (at least two classes among the labelled points).
+        labelled : array-like of bool of shape (n_samples,), optional
+            Which labels the metric may use; the others are ignored and their
+            points embedded without them (e.g. a test set, so that its labels
+            cannot leak into the embedding). Default: all.
 
         Returns
         -------
         self : FisherTSNE
         """
-        self.fit_transform(X, y)
+        self.fit_transform(X, y, labelled)
         return self
 
-    def fit_transform(self, X, y):
-        """Embed the labelled data ``X`` and return the embedding.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Class labels (at least two classes).
+    def fit_transform(self, X, y, labelled=None):
+        """Embed the data ``X`` and return the embedding (parameters as :meth:`fit`).
 
         Returns
         -------
@@ -157,10 +155,18 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         self._check_params(X.shape[0])
-        self.classes_, codes = check_classes(y, type(self).__name__)
+        mask = np.ones(X.shape[0], dtype=bool) if labelled is None else np.asarray(labelled)
+        if mask.dtype != bool or mask.shape != (X.shape[0],):
+            raise ValueError(
+                f"{type(self).__name__}: labelled must be a boolean mask of shape "
+                f"({X.shape[0]},); got dtype {mask.dtype} and shape {mask.shape}."
+            )
+        self.classes_, known = check_classes(y[mask], type(self).__name__)
+        codes = np.full(X.shape[0], -1, dtype=known.dtype)
+        codes[mask] = known
         check_spread(X, type(self).__name__)
-        self.sigma_ = parzen_width(X, codes) if self.sigma is None else float(self.sigma)
-        self.distances_ = self._fisher_distances(X, codes)
+        self.sigma_ = parzen_width(X[mask], known) if self.sigma is None else float(self.sigma)
+        self.distances_ = self._fisher_distances(X, codes, mask)
         tsne = TSNE(
             n_components=self.n_components,
             perplexity=self.perplexity,
@@ -177,15 +183,16 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.kl_divergence_, self.n_iter_ = tsne.kl_divergence_, tsne.n_iter_
         return self.embedding_
 
-    def _fisher_distances(self, X, codes):
+    def _fisher_distances(self, X, codes, labelled):
         """Dense reference distances (``"exact"``) or the sparse neighbour graph."""
         if self.method == "exact":
-            return fisher_distances(X, codes, self.sigma_, self.n_steps, self.rule)
+            return fisher_distances(X, codes, self.sigma_, self.n_steps, self.rule, labelled)
         n_neighbors = min(X.shape[0] - 1, int(3.0 * self.perplexity + 1))  # as TSNE's
         return fisher_neighbors(
             X,
             codes,
             n_neighbors,
+            labelled=labelled,
             sigma=self.sigma_,
             n_steps=self.n_steps,
             rule=self.rule,

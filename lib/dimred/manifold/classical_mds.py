@@ -1,0 +1,301 @@
+"""Classical (Torgerson) multidimensional scaling, computed through its identity with PCA.
+
+Classical MDS (principal coordinates analysis, Torgerson 1952, Gower 1966) embeds
+``n`` points given their pairwise distances ``D``: it double-centres the squared
+distances, ``B = -1/2 J D^(2) J`` with ``J = I - 11^T / n``, and returns the
+eigenvectors of ``B`` for its ``k`` largest eigenvalues scaled by their square roots.
+When ``D`` holds the Euclidean distances of rows of a matrix ``X``, ``B = X_c X_c^T``
+is the Gram matrix of the centred data ``X_c = U S V^T``: its eigenvectors are ``U``,
+its eigenvalues ``S^2``, and the embedding ``U S = X_c V`` is the matrix of principal
+component scores. :class:`ClassicalMDS` therefore computes it from the thin SVD of
+``X_c`` (``O(n d min(n, d))`` time, ``O(n d)`` memory) and never forms the ``n x n``
+matrices, which at AwA2's 37,322 points would take 11 GB each in float64;
+:func:`classical_mds_from_distances` is the dense ``O(n^2)`` reference from ``D``.
+
+The AwA2 survey (Feng, Li & Xu 2020, Sect. II-H) derives this classical MDS but its
+experiments ran scikit-learn's metric SMACOF MDS (see
+``data/published/awa2_dr_survey/AUTHORS_CODE.md``).
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+from scipy.linalg import eigh, svd
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from ..utils.linalg import numerical_rank, stable_signs
+
+__all__ = ["ClassicalMDS", "classical_mds_from_distances", "gower_out_of_sample"]
+
+
+class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Classical (Torgerson) MDS of the Euclidean distances, via the SVD of the centred data.
+
+    On Euclidean input, classical MDS of the pairwise distances equals the
+    principal component scores (see the module's docstring): the embedding of
+    the training data is ``X_c V = U S`` from the thin SVD ``X_c = U S V^T`` of
+    the centred data, whose squared singular values are the eigenvalues of the
+    double-centred squared distances ``B``. The cost is that of PCA
+    (``O(n d min(n, d))`` time, ``O(n d)`` memory), not ``O(n^2)`` memory.
+
+    New points are embedded by Gower's (1968) out-of-sample formula,
+    ``y = 1/2 Lambda^(-1) Y^T (r - a)``, with ``Y`` the training embedding,
+    ``Lambda`` its eigenvalues, ``a`` the squared distances of the point to the
+    training points and ``r`` the row means of the training squared distances
+    (:func:`gower_out_of_sample`). Since ``Y^T 1 = 0``, it reduces to the
+    projection ``(x - mean_) V`` on the principal axes, which :meth:`transform`
+    computes (``O(d k)`` per point instead of ``O(n d)``). Hence
+    ``transform(X_train)`` equals ``fit_transform(X_train)``.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        At most the numerical rank of the centred data (more give that rank, with
+        a warning).
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components_)
+        The training embedding ``U S`` (the principal component scores).
+    eigenvalues_ : ndarray of shape (n_components_,)
+        Largest eigenvalues of ``B``, decreasing: ``S^2``, i.e. ``n - 1`` times
+        PCA's ``explained_variance_``.
+    components_ : ndarray of shape (n_components_, n_features)
+        The principal axes ``V^T`` (orthonormal rows).
+    mean_ : ndarray of shape (n_features,)
+    n_components_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Notes
+    -----
+    Signs: each axis (and so each embedding coordinate) is oriented so that its
+    loading of largest magnitude is positive
+    (:func:`~dimred.utils.linalg.stable_signs` on ``V``), the convention of
+    scikit-learn's PCA (``svd_flip`` on ``V^T``); the embedding then equals
+    ``PCA(svd_solver="full").fit_transform(X)``.
+
+    Rank: components beyond the numerical rank of ``X_c`` (singular values below
+    ``max(n, d) * eps`` times the largest, as ``numpy.linalg.matrix_rank``) have
+    zero eigenvalue, zero training coordinates and arbitrary axes; they are not
+    returned.
+
+    Precision: float32 input is kept in float32 (as PCA), float64 otherwise.
+
+    References
+    ----------
+    Torgerson, W. S. (1952). Multidimensional scaling: I. Theory and method.
+    Psychometrika 17, 401-419.
+    Gower, J. C. (1966). Some distance properties of latent root and vector methods
+    used in multivariate analysis. Biometrika 53, 325-338.
+    Gower, J. C. (1968). Adding a point to vector diagrams in multivariate analysis.
+    Biometrika 55, 582-585.
+    """
+
+    def __init__(self, n_components=2):
+        self.n_components = n_components
+
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+    def fit(self, X, y=None):
+        """Fit the embedding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            At least 2 samples, not all identical.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+        """
+        self._fit(X)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit and return the training embedding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+            ``embedding_`` (a copy).
+        """
+        return self._fit(X).copy()
+
+    def transform(self, X):
+        """Embed points by Gower's formula, i.e. project them on the principal axes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        return (X - self.mean_) @ self.components_.T
+
+    def _fit(self, X):
+        name = type(self).__name__
+        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        if (
+            isinstance(self.n_components, bool)
+            or not isinstance(self.n_components, numbers.Integral)
+            or self.n_components < 1
+        ):
+            raise ValueError(
+                f"{name}: n_components={self.n_components!r} must be a positive integer."
+            )
+        self.mean_ = X.mean(axis=0)
+        u, singular, vt = svd(
+            X - self.mean_, full_matrices=False, overwrite_a=True, check_finite=False
+        )
+        del u  # (n_samples, min(n_samples, n_features)): freed before the projection below
+        rank = numerical_rank(singular, rtol=max(X.shape) * np.finfo(X.dtype).eps)
+        if rank == 0:
+            raise ValueError(
+                f"{name}: X has no variance (all {X.shape[0]} samples are identical); there "
+                "is nothing to embed."
+            )
+        if self.n_components > rank:
+            warnings.warn(
+                f"{name}: n_components={self.n_components} exceeds {rank} (the rank of the "
+                f"centred data); using n_components_ = {rank}.",
+                UserWarning,
+                stacklevel=3,
+            )
+        self.n_components_ = int(min(self.n_components, rank))
+        k = self.n_components_
+        self.components_ = stable_signs(vt[:k].T).T
+        self.eigenvalues_ = singular[:k] ** 2
+        # U S with the axes' signs, computed as transform() computes it, so that
+        # transform(X_train) equals the training embedding exactly.
+        self.embedding_ = (X - self.mean_) @ self.components_.T
+        return self.embedding_
+
+
+def classical_mds_from_distances(D, n_components=2):
+    """Classical MDS of a distance matrix, the dense ``O(n^2)`` reference.
+
+    Double-centres the squared distances, ``B = -1/2 J D^(2) J`` with
+    ``J = I - 11^T / n``, and scales the eigenvectors of ``B`` for its
+    ``n_components`` largest eigenvalues by their square roots (``scipy.linalg.eigh``).
+    Each coordinate is oriented so that its entry of largest magnitude is positive
+    (:func:`~dimred.utils.linalg.stable_signs`; ``D`` has no features to orient
+    loadings by, so the signs differ from :class:`ClassicalMDS`'s, up to a flip of
+    whole columns). Memory ``O(n^2)``, time ``O(n^2 k)`` to ``O(n^3)``.
+
+    Parameters
+    ----------
+    D : array-like of shape (n_samples, n_samples)
+        Symmetric distances (not squared), zero diagonal.
+    n_components : int, default=2
+        At most ``n_samples``.
+
+    Returns
+    -------
+    embedding : ndarray of shape (n_samples, n_components)
+    eigenvalues : ndarray of shape (n_components,)
+        Decreasing. Negative ones (``D`` not Euclidean) give zero coordinates,
+        with a warning.
+
+    Raises
+    ------
+    ValueError
+        When ``D`` is not square, symmetric, non-negative with a zero diagonal, or
+        ``n_components`` is not in ``1..n_samples``.
+    """
+    D = _check_distances(D, "classical_mds_from_distances")
+    n = D.shape[0]
+    if isinstance(n_components, bool) or not (
+        isinstance(n_components, numbers.Integral) and 1 <= n_components <= n
+    ):
+        raise ValueError(
+            f"classical_mds_from_distances: n_components={n_components!r} must be an "
+            f"integer in 1..{n}."
+        )
+    squared = D**2
+    row_means = squared.mean(axis=1)
+    B = -0.5 * (squared - row_means[:, None] - row_means[None, :] + row_means.mean())
+    eigenvalues, vectors = eigh(B, subset_by_index=[n - n_components, n - 1])
+    eigenvalues, vectors = eigenvalues[::-1], vectors[:, ::-1]
+    if np.any(eigenvalues < 0):
+        warnings.warn(
+            "classical_mds_from_distances: negative eigenvalues (the distances are not "
+            "Euclidean); their coordinates are set to 0.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return stable_signs(vectors * np.sqrt(np.clip(eigenvalues, 0, None))), eigenvalues
+
+
+def gower_out_of_sample(D_new, D_train, embedding, eigenvalues):
+    """Gower's (1968) formula: embed new points from their distances to the training points.
+
+    ``y = 1/2 Lambda^(-1) Y^T (r - a)`` for each new point, with ``Y`` the
+    training ``embedding`` (columns summing to 0, as classical MDS gives), ``Lambda``
+    its ``eigenvalues``, ``a`` the point's squared distances to the training
+    points and ``r`` the row means of the training squared distances. For Euclidean
+    distances it is the projection on the principal axes
+    (:meth:`ClassicalMDS.transform`); its cost is ``O(n)`` per point and it needs
+    only distances.
+
+    Parameters
+    ----------
+    D_new : array-like of shape (n_new, n_samples)
+        Distances (not squared) of the new points to the training points.
+    D_train : array-like of shape (n_samples, n_samples)
+        Distances between the training points.
+    embedding : array-like of shape (n_samples, k)
+    eigenvalues : array-like of shape (k,)
+        Positive.
+
+    Returns
+    -------
+    ndarray of shape (n_new, k)
+    """
+    D_train = _check_distances(D_train, "gower_out_of_sample")
+    D_new = check_array(D_new, dtype=np.float64)
+    embedding = check_array(embedding, dtype=np.float64)
+    eigenvalues = np.asarray(eigenvalues, dtype=float)
+    n = D_train.shape[0]
+    if D_new.shape[1] != n or embedding.shape[0] != n or eigenvalues.shape != embedding.shape[1:]:
+        raise ValueError(
+            f"gower_out_of_sample: shapes do not match: D_new {D_new.shape}, D_train "
+            f"{D_train.shape}, embedding {embedding.shape}, eigenvalues {eigenvalues.shape}."
+        )
+    if not np.all(eigenvalues > 0):
+        raise ValueError("gower_out_of_sample: eigenvalues must be positive.")
+    row_means = (D_train**2).mean(axis=1)
+    return 0.5 * ((row_means[None, :] - D_new**2) @ embedding) / eigenvalues
+
+
+def _check_distances(D, name):
+    D = check_array(D, dtype=np.float64)
+    if D.shape[0] != D.shape[1]:
+        raise ValueError(f"{name}: the distance matrix must be square, got shape {D.shape}.")
+    scale = np.abs(D).max(initial=0.0)
+    if not np.allclose(D, D.T, rtol=0, atol=1e-12 * scale):
+        raise ValueError(f"{name}: the distance matrix must be symmetric.")
+    if np.any(D < 0) or np.any(np.diag(D) != 0):
+        raise ValueError(f"{name}: distances must be non-negative with a zero diagonal.")
+    return D
