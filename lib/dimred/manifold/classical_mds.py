@@ -8,9 +8,12 @@ When ``D`` holds the Euclidean distances of rows of a matrix ``X``, ``B = X_c X_
 is the Gram matrix of the centred data ``X_c = U S V^T``: its eigenvectors are ``U``,
 its eigenvalues ``S^2``, and the embedding ``U S = X_c V`` is the matrix of principal
 component scores. :class:`ClassicalMDS` therefore computes it from the thin SVD of
-``X_c`` (``O(n d min(n, d))`` time, ``O(n d)`` memory) and never forms the ``n x n``
-matrices, which at AwA2's 37,322 points would take 11 GB each in float64;
-:func:`classical_mds_from_distances` is the dense ``O(n^2)`` reference from ``D``.
+``X_c`` (``O(n d min(n, d))`` time, ``O(n d)`` memory) or, when there are many more
+samples than features, from the eigendecomposition of the ``d x d`` matrix
+``X_c^T X_c = V S^2 V^T`` (``O(n d^2 + d^3)`` time, ``O(d^2)`` memory beyond the data
+and the embedding), and never forms the ``n x n`` matrices, which at AwA2's 37,322
+points would take 11 GB each in float64; :func:`classical_mds_from_distances` is the
+dense ``O(n^2)`` reference from ``D``.
 
 The AwA2 survey (Feng, Li & Xu 2020, Sect. II-H) derives this classical MDS but its
 experiments ran scikit-learn's metric SMACOF MDS (see
@@ -22,23 +25,37 @@ import warnings
 
 import numpy as np
 from scipy.linalg import eigh, svd
+from scipy.linalg.blas import dsyrk
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ..utils.linalg import numerical_rank, stable_signs
 
-__all__ = ["ClassicalMDS", "classical_mds_from_distances", "gower_out_of_sample"]
+__all__ = ["SOLVERS", "ClassicalMDS", "classical_mds_from_distances", "gower_out_of_sample"]
+
+#: Values of :class:`ClassicalMDS`'s ``solver``.
+SOLVERS = ("auto", "svd", "covariance")
+
+#: Bytes of the float64 blocks of rows in which the ``covariance`` solver accumulates
+#: ``X_c^T X_c`` (so that float32 data need no float64 copy of the whole matrix).
+GRAM_BLOCK_BYTES = 16 * 2**20
 
 
 class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Classical (Torgerson) MDS of the Euclidean distances, via the SVD of the centred data.
+    """Classical (Torgerson) MDS of the Euclidean distances, via the principal axes of the data.
 
     On Euclidean input, classical MDS of the pairwise distances equals the
     principal component scores (see the module's docstring): the embedding of
     the training data is ``X_c V = U S`` from the thin SVD ``X_c = U S V^T`` of
     the centred data, whose squared singular values are the eigenvalues of the
-    double-centred squared distances ``B``. The cost is that of PCA
-    (``O(n d min(n, d))`` time, ``O(n d)`` memory), not ``O(n^2)`` memory.
+    double-centred squared distances ``B``. The cost is that of PCA, not
+    ``O(n^2)`` memory: ``O(n d min(n, d))`` time and ``O(n d)`` memory with
+    ``solver="svd"``; ``O(n d^2 + d^3)`` time and ``O(d^2)`` memory beyond the
+    data and the embedding with ``solver="covariance"``, which takes the axes
+    ``V`` and eigenvalues ``S^2`` from ``eigh`` of ``X_c^T X_c`` (as
+    scikit-learn's ``PCA(svd_solver="covariance_eigh")``); on 2 cores, for
+    6,000 x 2,048 float32 AwA2-like data, 0.7 s against 2.9 s for the SVD
+    (``benchmarks/bench_awa2.py`` measures both by size).
 
     New points are embedded by Gower's (1968) out-of-sample formula,
     ``y = 1/2 Lambda^(-1) Y^T (r - a)``, with ``Y`` the training embedding,
@@ -54,6 +71,14 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     n_components : int, default=2
         At most the numerical rank of the centred data (more give that rank, with
         a warning).
+    solver : {"auto", "svd", "covariance"}, default="auto"
+        ``"svd"``: thin SVD of ``X_c`` (LAPACK ``gesdd``), accurate to the
+        working precision for every component. ``"covariance"``:
+        ``X_c^T X_c`` accumulated in float64 (also for float32 data), then its
+        leading eigenpairs (``scipy.linalg.eigh``); faster when
+        ``n_samples >> n_features``, but forming ``X_c^T X_c`` squares the
+        condition number (see Notes). ``"auto"``: ``"covariance"`` when
+        ``n_samples >= 2 * n_features``, else ``"svd"``.
 
     Attributes
     ----------
@@ -66,6 +91,8 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         The principal axes ``V^T`` (orthonormal rows).
     mean_ : ndarray of shape (n_features,)
     n_components_ : int
+    solver_ : {"svd", "covariance"}
+        The solver used (``"auto"`` resolved).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 
@@ -78,11 +105,32 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     ``PCA(svd_solver="full").fit_transform(X)``.
 
     Rank: components beyond the numerical rank of ``X_c`` (singular values below
-    ``max(n, d) * eps`` times the largest, as ``numpy.linalg.matrix_rank``) have
-    zero eigenvalue, zero training coordinates and arbitrary axes; they are not
-    returned.
+    ``max(n, d) * eps`` times the largest, as ``numpy.linalg.matrix_rank``, with
+    the ``eps`` of the data's dtype) have zero eigenvalue, zero training
+    coordinates and arbitrary axes; they are not returned. The ``covariance``
+    solver applies ``matrix_rank``'s rule to ``X_c^T X_c`` in float64 as well
+    (eigenvalues below ``max(n, d) * eps64`` times the largest), i.e. it drops
+    components with ``s_i / s_1 < sqrt(max(n, d) * eps64)`` (about ``3e-6`` at
+    AwA2's size), which the SVD would keep for float64 data.
 
-    Precision: float32 input is kept in float32 (as PCA), float64 otherwise.
+    Accuracy of the solvers: the SVD computes each singular value with an
+    absolute error of about ``eps * s_1``, i.e. a relative error of about
+    ``eps * s_1 / s_i``. The covariance solver computes the eigenvalue
+    ``s_i^2`` with an absolute error of about ``eps64 * s_1^2``: a relative
+    error of about ``eps64 * (s_1 / s_i)^2``, the square of the SVD's condition
+    factor. The leading components (``s_i`` near ``s_1``) are as accurate as
+    the SVD's (to about ``1e-14`` relative); a component with ``s_1 / s_i = 1e5``
+    gets its eigenvalue to a relative error of up to ``eps64 * 1e10 = 2e-6``
+    (measured: up to ``4e-7``) instead of about ``1e-12`` from the SVD
+    (``tests/test_classical_mds.py`` measures both). The
+    axes' accuracy depends on the gaps between eigenvalues in the same way,
+    relative to ``eps64 * s_1^2`` instead of ``eps * s_1``. For the few leading
+    components of an embedding this is immaterial; ask for ``solver="svd"`` when
+    the trailing components of ill-conditioned data matter.
+
+    Precision: float32 input is kept in float32 (as PCA), float64 otherwise
+    (the covariance solver's ``X_c^T X_c`` and its eigendecomposition are float64
+    in both cases; its axes are then rounded to the data's dtype).
 
     References
     ----------
@@ -94,8 +142,9 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     Biometrika 55, 582-585.
     """
 
-    def __init__(self, n_components=2):
+    def __init__(self, n_components=2, solver="auto"):
         self.n_components = n_components
+        self.solver = solver
 
     @property
     def _n_features_out(self):
@@ -165,15 +214,20 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
             raise ValueError(
                 f"{name}: n_components={self.n_components!r} must be a positive integer."
             )
+        if not (isinstance(self.solver, str) and self.solver in SOLVERS):
+            raise ValueError(f"{name}: solver={self.solver!r} must be one of {SOLVERS}.")
+        n_samples, n_features = X.shape
+        solver = self.solver
+        if solver == "auto":
+            solver = "covariance" if n_samples >= 2 * n_features else "svd"
         self.mean_ = X.mean(axis=0)
-        u, singular, vt = svd(
-            X - self.mean_, full_matrices=False, overwrite_a=True, check_finite=False
-        )
-        del u  # (n_samples, min(n_samples, n_features)): freed before the projection below
-        rank = numerical_rank(singular, rtol=max(X.shape) * np.finfo(X.dtype).eps)
+        if solver == "svd":
+            eigenvalues, axes, rank = _svd_axes(X, self.mean_, self.n_components)
+        else:
+            eigenvalues, axes, rank = _covariance_axes(X, self.mean_, self.n_components)
         if rank == 0:
             raise ValueError(
-                f"{name}: X has no variance (all {X.shape[0]} samples are identical); there "
+                f"{name}: X has no variance (all {n_samples} samples are identical); there "
                 "is nothing to embed."
             )
         if self.n_components > rank:
@@ -183,14 +237,61 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
                 UserWarning,
                 stacklevel=3,
             )
-        self.n_components_ = int(min(self.n_components, rank))
-        k = self.n_components_
-        self.components_ = stable_signs(vt[:k].T).T
-        self.eigenvalues_ = singular[:k] ** 2
+        self.n_components_ = k = int(min(self.n_components, rank))
+        self.solver_ = solver
+        self.components_ = stable_signs(axes[:, :k]).T.astype(X.dtype, copy=False)
+        self.eigenvalues_ = eigenvalues[:k].astype(X.dtype, copy=False)
         # U S with the axes' signs, computed as transform() computes it, so that
         # transform(X_train) equals the training embedding exactly.
         self.embedding_ = (X - self.mean_) @ self.components_.T
         return self.embedding_
+
+
+def _svd_axes(X, mean, n_components):
+    """Squared singular values, right singular vectors (columns) and numerical rank of
+    ``X - mean``, from its thin SVD; the leading ``min(n_components, rank)`` of each."""
+    u, singular, vt = svd(X - mean, full_matrices=False, overwrite_a=True, check_finite=False)
+    del u  # (n_samples, min(n_samples, n_features)): freed before the projection
+    rank = numerical_rank(singular, rtol=max(X.shape) * np.finfo(X.dtype).eps)
+    k = min(n_components, rank)
+    return singular[:k] ** 2, vt[:k].T, rank
+
+
+def _covariance_axes(X, mean, n_components):
+    """The same as :func:`_svd_axes` from ``eigh`` of ``X_c^T X_c`` (float64).
+
+    The Gram matrix is accumulated by ``dsyrk`` over blocks of rows
+    (:data:`GRAM_BLOCK_BYTES` each), centred and cast to float64 block by block,
+    so that the memory beyond ``X`` is ``O(d^2)``. Only the ``min(n_components, d)``
+    leading eigenpairs are computed; the rank is counted among them (rank
+    ``< n_components`` when the smallest of them falls below the threshold, see
+    :class:`ClassicalMDS`'s Notes), which is all :meth:`ClassicalMDS._fit` needs.
+    """
+    n_samples, n_features = X.shape
+    mean = mean.astype(np.float64)
+    gram = np.zeros((n_features, n_features), order="F")
+    rows = max(1, GRAM_BLOCK_BYTES // (8 * n_features))
+    for start in range(0, n_samples, rows):
+        block = X[start : start + rows].astype(np.float64)
+        block -= mean
+        # block.T is Fortran-ordered: dsyrk reads it in place; upper triangle of A A^T.
+        gram = dsyrk(1.0, block.T, beta=1.0, c=gram, trans=0, lower=0, overwrite_c=1)
+    k = min(n_components, n_features)
+    eigenvalues, vectors = eigh(
+        gram,
+        lower=False,
+        subset_by_index=[n_features - k, n_features - 1],
+        overwrite_a=True,
+        check_finite=False,
+    )
+    eigenvalues, vectors = eigenvalues[::-1], vectors[:, ::-1]
+    rtol = max(
+        max(X.shape) * np.finfo(np.float64).eps,  # matrix_rank's rule on the float64 Gram
+        (max(X.shape) * np.finfo(X.dtype).eps) ** 2,  # the SVD's rule for X's dtype, squared
+    )
+    # The largest eigenvalue is eigenvalues[0]; numerical_rank takes the maximum of those given.
+    rank = numerical_rank(np.clip(eigenvalues, 0, None), rtol=rtol)
+    return np.clip(eigenvalues[:rank], 0, None), vectors[:, :rank], rank
 
 
 def classical_mds_from_distances(D, n_components=2):
