@@ -74,6 +74,7 @@ from ..utils.labels import check_classes
 
 __all__ = [
     "PARZEN_WIDTH_FACTORS",
+    "check_partly_labelled",
     "fisher_distances",
     "fisher_information",
     "fisher_neighbors",
@@ -304,7 +305,7 @@ def fisher_distances(X, y, sigma=None, n_steps=10, rule="midpoint", labelled=Non
     ndarray of shape (n_samples, n_samples)
         Zero diagonal.
     """
-    X, labelled, codes, _ = _check_partly_labelled(X, y, labelled)
+    X, labelled, _, codes = check_partly_labelled(X, y, labelled)
     path_fractions(n_steps, rule)  # validate before the work
     reference, ref_codes = X[labelled], codes[labelled]
     sigma = parzen_width(reference, ref_codes) if sigma is None else sigma
@@ -440,7 +441,8 @@ def fisher_neighbors(
         nearest, increasing: the precomputed neighbour graph scikit-learn
         expects (as ``KNeighborsTransformer(mode="distance")``).
     """
-    X, labelled, codes, n_classes = _check_partly_labelled(X, y, labelled)
+    X, labelled, classes, codes = check_partly_labelled(X, y, labelled)
+    n_classes = classes.size
     n = X.shape[0]
     n_neighbors = _check_count(n_neighbors, "n_neighbors", 1, n - 1)
     n_candidates = 2 * n_neighbors if n_candidates is None else n_candidates
@@ -554,9 +556,27 @@ def _check_data(X, y):
     return X, codes, int(codes.max()) + 1
 
 
-def _check_partly_labelled(X, y, labelled):
-    """``X``, the boolean mask ``labelled``, codes ``0..C-1`` of the labelled points
-    (-1 elsewhere) and ``C`` (at least 2 classes among the labelled points)."""
+def check_partly_labelled(X, y, labelled, name="The Fisher metric"):
+    """Validate data whose labels the metric may use only where ``labelled`` is set.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    labelled : array-like of bool of shape (n_samples,) or None
+        ``None``: every label.
+    name : str
+        Who validates (prefix of the error messages).
+
+    Returns
+    -------
+    X : ndarray of float64
+    labelled : ndarray of bool of shape (n_samples,)
+    classes : ndarray
+        The labelled points' classes (at least two).
+    codes : ndarray of int
+        ``0..C-1`` for the labelled points, -1 elsewhere.
+    """
     X = check_array(X, dtype=np.float64, ensure_min_samples=2)
     y = np.asarray(y)
     check_consistent_length(X, y)
@@ -565,13 +585,13 @@ def _check_partly_labelled(X, y, labelled):
     labelled = np.asarray(labelled)
     if labelled.dtype != bool or labelled.shape != (X.shape[0],):
         raise ValueError(
-            f"labelled must be a boolean mask of shape ({X.shape[0]},); "
+            f"{name}: labelled must be a boolean mask of shape ({X.shape[0]},); "
             f"got dtype {labelled.dtype} and shape {labelled.shape}."
         )
-    _, known = check_classes(y[labelled], "The Fisher metric")
+    classes, known = check_classes(y[labelled], name)
     codes = np.full(X.shape[0], -1, dtype=known.dtype)
     codes[labelled] = known
-    return X, labelled, codes, int(known.max()) + 1
+    return X, labelled, classes, codes
 
 
 def _check_points(Z, X):

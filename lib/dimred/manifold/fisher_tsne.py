@@ -7,9 +7,14 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.manifold import TSNE
 from sklearn.utils.validation import validate_data
 
-from ..utils.labels import check_classes
 from ..utils.validation import check_spread
-from .fisher_metric import fisher_distances, fisher_neighbors, parzen_width, path_fractions
+from .fisher_metric import (
+    check_partly_labelled,
+    fisher_distances,
+    fisher_neighbors,
+    parzen_width,
+    path_fractions,
+)
 
 __all__ = ["FisherTSNE"]
 
@@ -155,17 +160,12 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         self._check_params(X.shape[0])
-        mask = np.ones(X.shape[0], dtype=bool) if labelled is None else np.asarray(labelled)
-        if mask.dtype != bool or mask.shape != (X.shape[0],):
-            raise ValueError(
-                f"{type(self).__name__}: labelled must be a boolean mask of shape "
-                f"({X.shape[0]},); got dtype {mask.dtype} and shape {mask.shape}."
-            )
-        self.classes_, known = check_classes(y[mask], type(self).__name__)
-        codes = np.full(X.shape[0], -1, dtype=known.dtype)
-        codes[mask] = known
-        check_spread(X, type(self).__name__)
-        self.sigma_ = parzen_width(X[mask], known) if self.sigma is None else float(self.sigma)
+        name = type(self).__name__
+        X, mask, self.classes_, codes = check_partly_labelled(X, y, labelled, name)
+        check_spread(X, name)
+        self.sigma_ = (
+            parzen_width(X[mask], codes[mask]) if self.sigma is None else float(self.sigma)
+        )
         self.distances_ = self._fisher_distances(X, codes, mask)
         tsne = TSNE(
             n_components=self.n_components,

@@ -726,13 +726,9 @@ def _improves(mean, space, base):
 
 
 def _claim_row_unavailable(published, claim):
+    """The row of a claim on the Adrenal data: not reproducible."""
     claims = published["claims"]
-    return reproduction_row(
-        claims.loc[claim, "artifact"],
-        f"{claim}: {claims.loc[claim, 'decided_by']}",
-        "holds",
-        "",
-        "not_reproducible",
-        note=ADRENAL_REASON,
-        source=source("claims", claim),
+    item = f"{claim}: {claims.loc[claim, 'decided_by']}"
+    return _not_reproducible(
+        claims.loc[claim, "artifact"], item, "holds", ADRENAL_REASON, source("claims", claim)
     )

@@ -111,11 +111,7 @@ def relevance_profiles(X, Y, ks, gamma, delta):
         ``nerv`` 0, ``forward`` the diagonal ``k / (N - 1)``, ``backward`` ``Q_k(X, Y)``.
     """
     ks = np.asarray(ks)
-    profiles = {
-        "nerv": nerv_profile(X, Y, ks, gamma, delta),
-        "forward": forward_relevance(X, Y, ks),
-        "backward": backward_relevance(X, Y, ks),
-    }
+    profiles = {scheme: _scheme(scheme, X, Y, ks, gamma, delta) for scheme in SCHEMES}
     baselines = {
         "nerv": np.zeros(ks.size),
         "forward": ks / (X.shape[0] - 1),
