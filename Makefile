@@ -33,7 +33,7 @@ PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
 # Every paper of the compendium: notebooks/<paper>.ipynb, data/published/<paper>/,
 # figures/<paper>/ and lib/dimred/experiments/<paper>/ (CONTRIBUTING.md: adding a paper).
-PAPERS := metrical_importance bvp orml relevance_learning
+PAPERS := metrical_importance bvp orml relevance_learning awa2_dr_survey
 LIB := $(shell find lib -name '*.py') pyproject.toml
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
@@ -67,6 +67,7 @@ metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance p
 bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only
 orml: $(STAMPS)/orml.done ## Ordinal regression via manifold learning paper only
 relevance_learning: $(STAMPS)/relevance_learning.done ## Relevance learning for DR paper only
+awa2_dr_survey: $(STAMPS)/awa2_dr_survey.done ## AwA2 dimensionality-reduction survey only
 
 # The parameters a paper was last built with; rewritten only when they change.
 .PRECIOUS: $(STAMPS)/%.params

@@ -6,7 +6,7 @@ import tomllib
 from dimred.compendium import paths
 
 #: PyPI name -> conda-forge name where they differ.
-CONDA_NAMES = {"xgboost-cpu": "py-xgboost-cpu"}
+CONDA_NAMES = {"xgboost-cpu": "py-xgboost-cpu", "torch": "pytorch-cpu", "openTSNE": "opentsne"}
 
 
 def pyproject_pins():

@@ -6,7 +6,9 @@ subpackages hold them by role:
 - :mod:`dimred.projection`: supervised linear and kernel projections (BVP, LSDA, KDA);
 - :mod:`dimred.ordinal`: ordinal regression (ORML, ORML/M, ranked projection baselines);
 - :mod:`dimred.importance`: feature importance (metrical, random forest);
-- :mod:`dimred.manifold`: nonlinear embeddings (Fisher t-SNE);
+- :mod:`dimred.manifold`: nonlinear embeddings (Fisher t-SNE, classical MDS);
+- :mod:`dimred.neural`: the autoencoder of the AwA2 survey (PyTorch; not imported here,
+  so that ``import dimred`` does not load torch: ``from dimred.neural import Autoencoder``);
 - :mod:`dimred.relevance`: relevance of the features for a given embedding (forward,
   backward, NeRV);
 - :mod:`dimred.metrics`: quality of embeddings;
@@ -18,7 +20,9 @@ subpackages hold them by role:
 
 from .datasets import (
     fetch,
+    load_awa2,
     load_bank_marketing,
+    load_fashion_mnist,
     load_movielens,
     load_orca,
     load_statlog_australian,
@@ -27,7 +31,7 @@ from .datasets import (
     load_usps,
 )
 from .importance import MetricalImportance, forest_importances
-from .manifold import FisherTSNE
+from .manifold import ClassicalMDS, FisherTSNE
 from .metrics import coranking_quality
 from .ordinal import (
     ORML,
@@ -45,6 +49,7 @@ from .relevance import NeRVRelevance, backward_relevance, forward_relevance
 
 __all__ = [
     "BestViewProjection",
+    "ClassicalMDS",
     "ConstantRank",
     "FisherTSNE",
     "KernelDiscriminantAnalysis",
@@ -60,7 +65,9 @@ __all__ = [
     "fetch",
     "forest_importances",
     "forward_relevance",
+    "load_awa2",
     "load_bank_marketing",
+    "load_fashion_mnist",
     "load_movielens",
     "load_orca",
     "load_statlog_australian",

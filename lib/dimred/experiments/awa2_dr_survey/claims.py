@@ -1,0 +1,762 @@
+"""The survey's verbal claims as predicates (``decided_by`` of ``claims.csv``).
+
+Each predicate takes ``a`` (``"<table>:<key>" -> accuracy`` in percent) and ``m``
+(this run's measurements: figure metrics, wall times, predicted costs) and returns
+``(holds, evidence)``; ``holds`` is ``None`` when what it needs is missing (a cell
+the stand-in does not have, a measurement not made). The same predicate is
+evaluated twice where it reads only accuracies: on the paper's own numbers
+(:data:`~dimred.experiments.awa2_dr_survey.cells.lookup`) and on ours.
+
+Scopes (:data:`SCOPES`) say what a claim is about and hence what can decide it:
+
+``data``
+    AwA2's accuracies or embeddings: decided by a run on AwA2; on the stand-in
+    ``not_reproducible`` -- unless the paper's own numbers already contradict it
+    (``deviates``: the paper's tables are evidence too).
+``shape``
+    cost at AwA2's size: decided by ``make bench`` on the AwA2-shaped synthetic
+    set (``figures/awa2_dr_survey/benchmark_cost*.csv``), extrapolated with the
+    fitted exponent where a size was not measured.
+``independent``
+    software behaviour or mathematics: decided on any data.
+"""
+
+import math
+
+import numpy as np
+from scipy.stats import kendalltau, spearmanr
+
+__all__ = ["CLAIMS", "SCOPES", "evaluate"]
+
+SCOPES = ("data", "shape", "independent")
+DIMS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048)
+KERNELS = ("linear", "rbf", "poly", "sigmoid", "cosine")
+
+
+def _v(a, *keys):
+    """Values of ``keys``, or ``None`` when one is missing or NaN."""
+    values = [a.get(k, math.nan) for k in keys]
+    return None if any(not np.isfinite(v) for v in values) else values
+
+
+def _kpca(a, kernel, dims=DIMS):
+    return _v(a, *(f"table4:kpca_{kernel}_d{d}" for d in dims))
+
+
+def _kernel_rows(a, dims):
+    rows = [_kpca(a, k, dims) for k in KERNELS]
+    return None if any(r is None for r in rows) else np.array(rows)
+
+
+def _result(holds, evidence):
+    return (None if holds is None else bool(holds)), evidence
+
+
+def _best_kernel_everywhere(kernel, dims, lowest=False):
+    def predicate(a, m):
+        grid = _kernel_rows(a, dims)
+        if grid is None:
+            return None, "cells missing"
+        pick = grid.argmin(axis=0) if lowest else grid.argmax(axis=0)
+        names = [KERNELS[i] for i in pick]
+        return _result(all(n == kernel for n in names), f"per d {dims}: {names}")
+
+    return predicate
+
+
+def _cosine_poly_close(a, m):
+    dims = (32, 64, 128, 256, 512, 1024, 2048)
+    c, q = _kpca(a, "cosine", dims), _kpca(a, "poly", dims)
+    if c is None or q is None:
+        return None, "cells missing"
+    gap = np.abs(np.subtract(c, q))
+    return _result(gap.max() <= 0.5, f"max |cosine - poly| {gap.max():.2f} pp")
+
+
+def _rbf_gap_grows(a, m):
+    grid = _kernel_rows(a, DIMS)
+    if grid is None:
+        return None, "cells missing"
+    gap = np.delete(grid, 1, axis=0).mean(axis=0) - grid[1]
+    return _result(np.all(np.diff(gap) >= 0), "gaps " + ", ".join(f"{g:.2f}" for g in gap))
+
+
+def _monotone_saturating(a, m):
+    grid = _kernel_rows(a, DIMS)
+    if grid is None:
+        return None, "cells missing"
+    steps = np.diff(grid, axis=1)
+    early, late = steps[:, :4].mean(axis=1), steps[:, 4:].mean(axis=1)
+    holds = np.all(steps >= 0) and np.all(late < early / 3)
+    return _result(holds, f"gain per doubling up to 32: {early.round(2)}, above: {late.round(2)}")
+
+
+def _cosine32_choice(a, m):
+    grid = _kernel_rows(a, DIMS)
+    if grid is None:
+        return None, "cells missing"
+    at32 = grid[:, DIMS.index(32)]
+    margin = grid.max() - at32[KERNELS.index("cosine")]
+    holds = KERNELS[at32.argmax()] == "cosine" and margin < 5
+    return _result(
+        holds, f"best at 32: {KERNELS[at32.argmax()]}; best overall - cosine@32 = {margin:.2f} pp"
+    )
+
+
+def _compare(lhs, rhs, op, label):
+    """Claim that ``op(a[lhs_i], a[rhs_i])`` for every pair."""
+
+    def predicate(a, m):
+        left, right = _v(a, *lhs), _v(a, *rhs)
+        if left is None or right is None:
+            return None, "cells missing"
+        pairs = list(zip(left, right, strict=True))
+        return _result(
+            all(op(x, y) for x, y in pairs),
+            f"{label}: " + ", ".join(f"{x:.2f} vs {y:.2f}" for x, y in pairs),
+        )
+
+    return predicate
+
+
+def _fa(dims):
+    return [f"table6:fa_d{d}" for d in dims]
+
+
+def _pca(dims):
+    return [f"table4:kpca_linear_d{d}" for d in dims]
+
+
+def _lle(table, d, K):
+    return f"{table}:lle_d{d}_k{K}"
+
+
+def _lle_monotone(table, strict):
+    def predicate(a, m):
+        grid = _v(a, *(_lle(table, d, K) for d in (2, 8, 32, 128) for K in (4, 16, 64)))
+        if grid is None:
+            return None, "cells missing"
+        grid = np.reshape(grid, (4, 3))
+        steps = np.concatenate([np.diff(grid, axis=0).ravel(), np.diff(grid, axis=1).ravel()])
+        holds = np.all(steps > 0) if strict else np.all(steps >= 0)
+        return _result(
+            holds,
+            f"smallest step {steps.min():.2f} pp; rows d = 2..128, columns K = 4, 16, 64: "
+            f"{grid.round(1).tolist()}",
+        )
+
+    return predicate
+
+
+def _lle_rbf_increase(a, m):
+    keys = [(d, K) for d in (2, 8, 32, 128) for K in (4, 16, 64)]
+    rbf = _v(a, *(_lle("table11", d, K) for d, K in keys))
+    linear = _v(a, *(_lle("table10", d, K) for d, K in keys))
+    if rbf is None or linear is None:
+        return None, "cells missing"
+    gain = np.subtract(rbf, linear)
+    holds = gain.min() >= 5 and gain[-3:].min() >= 50
+    return _result(holds, f"smallest gain {gain.min():.1f} pp, at d = 128 {gain[-3:].min():.1f} pp")
+
+
+def _lle_linear_fails(a, m):
+    grid = _v(a, *(_lle("table10", d, K) for d in (2, 8, 32, 128) for K in (4, 16, 64)))
+    if grid is None:
+        return None, "cells missing"
+    return _result(max(grid) <= 12, f"max of Table X {max(grid):.1f} %")
+
+
+def _lle_local(a, m):
+    linear = _v(a, _lle("table10", 128, 64))
+    got = _metric(m, "lle_best_5nn_percent", "lle_best_trustworthiness")
+    if linear is None or got is None:
+        return None, "cell or measurements missing"
+    holds = got[0] >= 5 * linear[0] and got[1] >= 0.9
+    return _result(
+        holds, f"5-NN {got[0]:.1f} % vs linear SVC {linear[0]:.1f} %; trustworthiness {got[1]:.3f}"
+    )
+
+
+def _lle_best(a, m):
+    keys = [(d, K) for d in (2, 8, 32, 128) for K in (4, 16, 64)]
+    grid = _v(a, *(_lle("table11", d, K) for d, K in keys))
+    if grid is None:
+        return None, "cells missing"
+    best = keys[int(np.argmax(grid))]
+    pca_rbf = m.get("pca128_rbf_percent")
+    if pca_rbf is None:
+        return None, f"argmax {best}; no PCA + rbf SVC measurement"
+    close = abs(max(grid) - pca_rbf) <= 3
+    return _result(
+        best == (128, 64) and close,
+        f"argmax (d, K) = {best}; {max(grid):.1f} vs PCA(128) + rbf SVC {pca_rbf:.1f}",
+    )
+
+
+def _threshold(key, op, value, label):
+    def predicate(a, m):
+        got = _v(a, key) if ":" in key else _metric(m, key)
+        if got is None:
+            return None, f"{key} missing"
+        return _result(op(got[0], value), f"{label} {got[0]:.3g}")
+
+    return predicate
+
+
+def _metric(m, *names):
+    values = [m.get(n) for n in names]
+    return None if any(v is None or np.isnan(v) for v in values) else values
+
+
+def _lda_tsne_best(a, m):
+    best = _v(a, "table8:tsne_lda49_d2")
+    others = [
+        v
+        for k, v in a.items()
+        if np.isfinite(v) and not k.startswith(("table8:tsne_lda49", "table14:"))
+    ]
+    if best is None or not others:
+        return None, "cells missing"
+    return _result(
+        best[0] >= 95 and best[0] > max(others),
+        f"LDA->t-SNE {best[0]:.2f}, next best {max(others):.2f}",
+    )
+
+
+def _lda_tsne_table(a, m):
+    best = _v(a, "table8:tsne_lda49_d2")
+    tables = ("table7:", "table8:", "table9:")
+    pool = [v for k, v in a.items() if k.startswith(tables) and "lda49" not in k and np.isfinite(v)]
+    if best is None:
+        return None, "cell missing"
+    holds = best[0] >= 95 and best[0] >= max(pool)
+    return _result(holds, f"{best[0]:.2f} vs the best other input of tables VII-IX {max(pool):.2f}")
+
+
+def _lda_tsne_vis(a, m):
+    acc = _v(a, "table8:tsne_lda49_d2", "table8:tsne_lda49_d3")
+    sil = _metric(m, "tsne2_LDA_silhouette", "tsne2_raw_silhouette", "tsne2_PCA_silhouette")
+    if acc is None or sil is None:
+        return None, "cells or silhouettes missing"
+    holds = min(acc) >= 95 and sil[0] > max(sil[1:])
+    return _result(
+        holds,
+        f"accuracy {acc[0]:.2f}/{acc[1]:.2f}; "
+        f"silhouettes LDA {sil[0]:.3f}, raw {sil[1]:.3f}, PCA {sil[2]:.3f}",
+    )
+
+
+def _ratio(num, den, op, value, label):
+    def predicate(a, m):
+        got = _v(a, num, den)
+        if got is None:
+            return None, "cells missing"
+        return _result(op(got[0] / got[1], value), f"{label} {got[0] / got[1]:.4f}")
+
+    return predicate
+
+
+def _redundant(a, m):
+    got = _v(a, "table2:var_top_k1000", "table3:var_least_k1000", "table1:c_1")
+    if got is None:
+        return None, "cells missing"
+    top, least = got[0] / got[2], got[1] / got[2]
+    return _result(
+        min(top, least) >= 0.97, f"shares of the all-feature accuracy {top:.3f} and {least:.3f}"
+    )
+
+
+def _lda_slower(a, m):
+    curve = m.get("lda_curve")
+    if curve is None:
+        return None, "the LDA curve over d = 1..49 is not published"
+    d = np.arange(1, len(curve) + 1)
+    if len(curve) < 49:
+        return None, f"the stand-in has {len(curve)} LDA components, not 49"
+    dips = np.diff(curve).min()
+    early = (curve[29] - curve[0]) / 29
+    late = (curve[48] - curve[29]) / 19
+    return _result(
+        dips >= -0.5 and late < early / 4,
+        f"{early:.2f} pp/dim over 1-30, {late:.2f} over 30-49 (d up to {d[-1]})",
+    )
+
+
+def _lda30(a, m):
+    curve = m.get("lda_curve")
+    if curve is None or len(curve) < 49:
+        got = _v(a, "table5:lda_d32", "table5:lda_d49")
+        if got is None:
+            return None, "cells missing"
+        return _result(
+            got[1] - got[0] <= 3, f"d=32 {got[0]:.2f} vs d=49 {got[1]:.2f} (d=30 not tabulated)"
+        )
+    return _result(curve[48] - curve[29] <= 3, f"d=30 {curve[29]:.2f} vs d=49 {curve[48]:.2f}")
+
+
+def _silhouette_pair(low, high, cap):
+    def predicate(a, m):
+        got = _metric(m, low, high)
+        if got is None:
+            return None, "silhouettes missing"
+        return _result(
+            got[0] <= cap and got[0] < got[1], f"{low} {got[0]:.3f}, {high} {got[1]:.3f}"
+        )
+
+    return predicate
+
+
+def _lda_partial(a, m):
+    got = _metric(m, "lda2_silhouette", "pca2_silhouette")
+    acc = _v(a, "table5:lda_d2")
+    if got is None or acc is None:
+        return None, "measurements missing"
+    return _result(
+        got[0] > got[1] and acc[0] < 50,
+        f"silhouette LDA {got[0]:.3f} > PCA {got[1]:.3f}; accuracy {acc[0]:.2f}",
+    )
+
+
+def _fa_overfit(a, m):
+    gaps = m.get("fa_pca_train_test_gaps")
+    if gaps is None:
+        return None, "training accuracies missing"
+    high = [g for d, g in gaps.items() if d >= 512]
+    low = [g for d, g in gaps.items() if d <= 64]
+    if not high:
+        return None, "no d >= 512 on this data"
+    return _result(
+        all(g > 0 for g in high) and not any(g > 0 for g in low),
+        f"FA minus PCA train-test gap by d: {gaps}",
+    )
+
+
+def _metric_test(names, op, label):
+    def predicate(a, m):
+        got = _metric(m, *names)
+        if got is None:
+            return None, f"{', '.join(names)} missing"
+        return _result(op(*got), label.format(*got))
+
+    return predicate
+
+
+def _tsne_higher_worse(a, m):
+    got = _v(a, *(f"table9:tsne_exact_d{d}" for d in (2, 3, 4, 8, 16)))
+    if got is None:
+        return None, "cells missing"
+    rho = spearmanr((2, 3, 4, 8, 16), got).statistic
+    return _result(
+        max(got[3:]) < min(got[:3]) and rho < 0,
+        f"d=8,16: {got[3]:.1f}, {got[4]:.1f}; d<=4 min {min(got[:3]):.1f}; rho {rho:.2f}",
+    )
+
+
+def _tsne_exact_slow_worse(a, m):
+    got = _v(a, *(f"table9:tsne_exact_d{d}" for d in (2, 3, 4, 8, 16)), "table8:tsne_lda49_d2")
+    if got is None:
+        return None, "cells missing"
+    accurate = max(got[:5]) < got[5]
+    times = _metric(m, "tsne_exact_d4_seconds", "tsne_LDA_d2_seconds")
+    if times is None:
+        return None, f"accuracy part {'holds' if accurate else 'fails'}; times missing"
+    return _result(
+        accurate and times[0] > times[1],
+        f"best exact {max(got[:5]):.1f} vs LDA->t-SNE {got[5]:.1f}; "
+        f"exact d=4 {times[0]:.0f} s vs LDA->BH d=2 {times[1]:.0f} s",
+    )
+
+
+def _tsne_lda_boost(a, m):
+    got = _v(a, *(f"table8:tsne_{x}_d{d}" for d in (2, 3) for x in ("lda49", "raw", "pca64")))
+    if got is None:
+        return None, "cells missing"
+    boost = [got[0] - max(got[1:3]), got[3] - max(got[4:6])]
+    return _result(min(boost) >= 5, f"LDA minus best other: {boost[0]:.1f}, {boost[1]:.1f} pp")
+
+
+def _preprocess_faster(a, m):
+    names = [f"tsne_{x}_d{d}_seconds" for d in (2, 3) for x in ("PCA", "LDA", "raw")]
+    got = _metric(m, *names)
+    if got is None:
+        return None, "times missing"
+    holds = max(got[0:2]) < got[2] and max(got[3:5]) < got[5]
+    return _result(
+        holds,
+        "PCA, LDA, raw seconds at d=2: "
+        + ", ".join(f"{t:.0f}" for t in got[:3])
+        + "; d=3: "
+        + ", ".join(f"{t:.0f}" for t in got[3:]),
+    )
+
+
+def _ae_similar(a, m):
+    dims = (4, 8, 16, 32, 64, 128, 256, 512)
+    lin = _v(a, *(f"table13:ae_d{d}_linear" for d in dims))
+    rbf = _v(a, *(f"table13:ae_d{d}_rbf" for d in dims))
+    if lin is None or rbf is None:
+        return None, "cells missing"
+    gap = np.abs(np.subtract(lin, rbf))
+    return _result(gap.max() <= 3, f"max |linear - rbf| at d >= 4: {gap.max():.1f} pp")
+
+
+AE_DIMS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
+
+
+def _ae_optimal(a, m):
+    out = []
+    for kernel in ("linear", "rbf"):
+        got = _v(a, *(f"table13:ae_d{d}_{kernel}" for d in AE_DIMS))
+        if got is None:
+            return None, "cells missing"
+        out.append(AE_DIMS[int(np.argmax(got))])
+    return _result(all(d in (128, 256) for d in out), f"argmax d: linear {out[0]}, rbf {out[1]}")
+
+
+def _ae_high_dim(a, m):
+    got = _v(
+        a,
+        "table13:ae_d512_linear",
+        "table13:ae_d256_linear",
+        "table13:ae_d512_rbf",
+        "table13:ae_d256_rbf",
+    )
+    mse = _metric(m, "ae_d512_final_mse", "ae_d256_final_mse")
+    if got is None:
+        return None, "cells missing"
+    accuracy = got[0] < got[1] and got[2] < got[3]
+    if mse is None:
+        return None, f"accuracy part {'holds' if accuracy else 'fails'}; losses missing"
+    return _result(
+        accuracy and mse[0] > mse[1],
+        f"accuracy 512 vs 256: {got[0]:.1f}/{got[1]:.1f}, {got[2]:.1f}/{got[3]:.1f}; "
+        f"MSE {mse[0]:.4g} vs {mse[1]:.4g}",
+    )
+
+
+def _ae_converged(a, m):
+    got = _metric(m, *(f"ae_d{d}_last10_change" for d in AE_DIMS))
+    if got is None:
+        return None, "loss curves missing"
+    return _result(
+        max(got) < 0.01, f"largest relative change over the last 10 epochs {max(got):.4f}"
+    )
+
+
+def _ae_loss_min(a, m):
+    got = _metric(m, *(f"ae_d{d}_final_mse" for d in AE_DIMS))
+    if got is None:
+        return None, "losses missing"
+    best = AE_DIMS[int(np.argmin(got))]
+    close = abs(got[6] - got[7]) / max(got[6], got[7]) < 0.05
+    holds = best in (128, 256) and close and got[8] > max(got[6], got[7])
+    return _result(
+        holds, f"argmin d {best}; MSE 128/256/512: {got[6]:.4g}/{got[7]:.4g}/{got[8]:.4g}"
+    )
+
+
+def _ae_loss_accuracy(a, m):
+    mse = _metric(m, *(f"ae_d{d}_final_mse" for d in AE_DIMS))
+    acc = _v(a, *(f"table13:ae_d{d}_rbf" for d in AE_DIMS))
+    if mse is None or acc is None:
+        return None, "losses or cells missing"
+    rho = spearmanr(mse, acc).statistic
+    return _result(rho <= -0.8, f"Spearman rho {rho:.2f}")
+
+
+def _table14(a, m):
+    pairs = m.get("table14_pairs")
+    if not pairs:
+        return None, "configurations missing"
+    published, ours = np.array(pairs, dtype=float).T
+    if not np.all(np.isfinite(ours)):
+        return None, "some configurations not defined on this data"
+    tau = kendalltau(published, ours).statistic
+    gap = np.abs(ours - published).max()
+    return _result(gap <= 2 and tau >= 0.7, f"largest gap {gap:.2f} pp, Kendall tau {tau:.2f}")
+
+
+def _predicted(name, limit_s, label):
+    def predicate(a, m):
+        got = _metric(m, f"{name}_predicted_s", f"{name}_predicted_MiB")
+        if got is None:
+            return None, f"no cost measurement of {name}"
+        hours, gib = got[0] / 3600, got[1] / 1024
+        return _result(
+            got[0] > limit_s or gib > 64,
+            f"{label}: predicted {hours:.1f} h, {gib:.1f} GiB at 37,322 points",
+        )
+
+    return predicate
+
+
+def _ge(x, y):
+    return x >= y
+
+
+def _le(x, y):
+    return x <= y
+
+
+def _gt(x, y):
+    return x > y
+
+
+def _lt(x, y):
+    return x < y
+
+
+#: claim id -> (scope, predicate).
+CLAIMS = {
+    "lda_tsne_best_overall": ("data", _lda_tsne_best),
+    "lda_tsne_best_config": ("data", _lda_tsne_table),
+    "lda_tsne_good_dr_and_vis": ("data", _lda_tsne_vis),
+    "selection_250_within_97_5": (
+        "data",
+        _ratio("table2:var_top_k250", "table1:c_1", _ge, 0.975, "ratio"),
+    ),
+    "selection_doubling_small_gain": (
+        "data",
+        _compare(
+            ["table2:var_top_k2000"],
+            ["table2:var_top_k1000"],
+            lambda x, y: x - y <= 1.0,
+            "k=2000 vs 1000",
+        ),
+    ),
+    "least_variance_comparable": (
+        "data",
+        _compare(
+            ["table3:var_least_k1000"],
+            ["table2:var_top_k1000"],
+            lambda x, y: abs(x - y) <= 2.0,
+            "least vs top 1000",
+        ),
+    ),
+    "redundant_1000_features": ("data", _redundant),
+    "kpca_cosine_best": ("data", _best_kernel_everywhere("cosine", DIMS)),
+    "kpca_rbf_worst": ("data", _best_kernel_everywhere("rbf", DIMS, lowest=True)),
+    "kpca_monotone_saturating": ("data", _monotone_saturating),
+    "kpca_d32_cosine_choice": ("data", _cosine32_choice),
+    "kpca_cosine_best_below16": ("data", _best_kernel_everywhere("cosine", (2, 4, 8))),
+    "kpca_cosine_poly_close_above16": ("data", _cosine_poly_close),
+    "kpca_rbf_gap_grows": ("data", _rbf_gap_grows),
+    "pca_fig5_not_separated": ("data", _silhouette_pair("pca2_silhouette", "lda2_silhouette", 0.0)),
+    "lda_grows_slower_after30": ("data", _lda_slower),
+    "lda_d30_choice": ("data", _lda30),
+    "lda_fig7_partial_separation": ("data", _lda_partial),
+    "fa_pca_similar_below10": (
+        "data",
+        _compare(_fa((2, 4, 8)), _pca((2, 4, 8)), lambda x, y: abs(x - y) <= 1.0, "FA vs PCA"),
+    ),
+    "fa_beats_pca_10_100": (
+        "data",
+        _compare(_fa((16, 32, 64)), _pca((16, 32, 64)), _gt, "FA vs PCA"),
+    ),
+    "fa_worse_than_pca_above400": (
+        "data",
+        _compare(_fa((512, 1024, 2048)), _pca((512, 1024, 2048)), _lt, "FA vs PCA"),
+    ),
+    "fa_heteroscedastic_overfit": ("data", _fa_overfit),
+    "fa_fig9_similar_pca": (
+        "data",
+        _threshold("fa_pca_procrustes_2d", _le, 0.1, "Procrustes disparity"),
+    ),
+    "tsne_bh_exact_similar": (
+        "data",
+        _compare(
+            ["table7:tsne_bh_d2", "table7:tsne_bh_d3"],
+            ["table7:tsne_exact_d2", "table7:tsne_exact_d3"],
+            lambda x, y: abs(x - y) <= 1.5,
+            "BH vs exact",
+        ),
+    ),
+    "tsne_bh_100x_faster": (
+        "shape",
+        _metric_test(
+            ["tsne_speedup_at_awa2"],
+            lambda r: r > 100,
+            "exact / Barnes-Hut time at 37,322 points (predicted) {0:.0f}x",
+        ),
+    ),
+    "tsne_preprocess_faster": ("data", _preprocess_faster),
+    "tsne_lda_boost": ("data", _tsne_lda_boost),
+    "tsne_fig10_lda_tighter": (
+        "data",
+        _metric_test(
+            ["tsne2_LDA_centroid_ratio", "tsne2_raw_centroid_ratio", "tsne2_PCA_centroid_ratio"],
+            lambda x, y, z: x > max(y, z),
+            "centroid ratio LDA {0:.2f}, raw {1:.2f}, PCA {2:.2f}",
+        ),
+    ),
+    "tsne_higher_dim_worse": ("data", _tsne_higher_worse),
+    "tsne_higher_dim_converge": (
+        "data",
+        lambda a, m: (
+            None,
+            "scikit-learn's TSNE reports only the final KL divergence, not its trace",
+        ),
+    ),
+    "tsne_exact_slow_and_worse": ("data", _tsne_exact_slow_worse),
+    "tsne_exact_limited": ("shape", _predicted("tsne_exact", 3600, "exact t-SNE")),
+    "lle_linear_fails": ("data", _lle_linear_fails),
+    "lle_linear_better_more_dims_neighbors": ("data", _lle_monotone("table10", strict=False)),
+    "lle_rbf_dramatic_increase": ("data", _lle_rbf_increase),
+    "lle_best_128_64": ("data", _lle_best),
+    "lle_increases_dims_neighbors": ("data", _lle_monotone("table11", strict=True)),
+    "lle_high_cost": (
+        "shape",
+        _metric_test(
+            ["lle_predicted_s", "pca_svc128_s", "ae128_predicted_s"],
+            lambda x, y, z: x >= 10 * y and x > z,
+            "LLE {0:.0f} s vs PCA + SVC {1:.0f} s and autoencoder {2:.0f} s (predicted at 37,322)",
+        ),
+    ),
+    "lle_limited": ("shape", _predicted("lle", 3600, "dense LLE (d = 128)")),
+    "lle_fig13_few_axes": (
+        "data",
+        _metric_test(
+            ["lle2_K4_on_line_fraction", "lle2_K16_on_line_fraction", "lle2_K64_on_line_fraction"],
+            lambda *f: min(f) >= 0.8,
+            "fractions on <= 5 lines: {0:.2f}, {1:.2f}, {2:.2f}",
+        ),
+    ),
+    "lle_fig13_thicker_axes": (
+        "data",
+        _metric_test(
+            ["lle2_K4_thickness", "lle2_K16_thickness", "lle2_K64_thickness"],
+            lambda x, y, z: x < y < z,
+            "thickness K = 4, 16, 64: {0:.3f}, {1:.3f}, {2:.3f}",
+        ),
+    ),
+    "lle_small_k_lines": (
+        "data",
+        _metric_test(
+            ["lle2_K4_on_line_fraction", "lle2_K16_on_line_fraction", "lle2_K64_on_line_fraction"],
+            lambda x, y, z: x >= max(y, z),
+            "fractions on lines K = 4, 16, 64: {0:.2f}, {1:.2f}, {2:.2f}",
+        ),
+    ),
+    "lle_local_not_linear": ("data", _lle_local),
+    "mds_close_to_pca": (
+        "data",
+        _compare(
+            [f"table12:mds_d{d}" for d in (2, 4, 8, 16)],
+            _pca((2, 4, 8, 16)),
+            lambda x, y: abs(x - y) <= 3,
+            "MDS vs PCA",
+        ),
+    ),
+    "mds_inefficient": (
+        "shape",
+        _metric_test(
+            ["smacof_predicted_s", "pca16_s", "ae16_predicted_s"],
+            lambda x, y, z: x >= 10 * max(y, z),
+            "SMACOF {0:.0f} s vs PCA {1:.1f} s, autoencoder {2:.0f} s (predicted at 37,322)",
+        ),
+    ),
+    "mds_limited": ("shape", _predicted("smacof", 3600, "SMACOF-MDS (4 starts)")),
+    "mds_pca_math_relation": (
+        "independent",
+        _threshold("mds_classical_pca_procrustes_2d", _lt, 1e-6, "Procrustes disparity"),
+    ),
+    "mds_fig14_similar_pca": (
+        "data",
+        _threshold("mds_smacof_pca_procrustes_2d", _le, 0.1, "Procrustes disparity"),
+    ),
+    "mds_pca_classes_mixed": (
+        "data",
+        _metric_test(
+            ["mds2_silhouette", "pca2_subsample_silhouette"],
+            lambda x, y: max(x, y) <= 0,
+            "silhouettes MDS {0:.3f}, PCA {1:.3f}",
+        ),
+    ),
+    "mds_good_for_distances": (
+        "data",
+        _metric_test(
+            ["mds16_distance_correlation", "pca16_distance_correlation"],
+            _gt,
+            "distance correlation MDS {0:.4f}, PCA {1:.4f}",
+        ),
+    ),
+    "ae_linear_rbf_similar": ("data", _ae_similar),
+    "ae_optimal_128_256": ("data", _ae_optimal),
+    "ae_high_dim_harder": ("data", _ae_high_dim),
+    "ae_efficient": (
+        "shape",
+        _metric_test(
+            ["ae128_predicted_s", "lle_predicted_s", "smacof_predicted_s"],
+            lambda x, y, z: x < min(y, z),
+            "autoencoder {0:.0f} s (CPU) vs LLE {1:.0f} s, SMACOF {2:.0f} s (predicted at 37,322)",
+        ),
+    ),
+    "ae_converged": ("data", _ae_converged),
+    "ae_fig11_loss_min_128_256": ("data", _ae_loss_min),
+    "ae_loss_reflects_accuracy": ("data", _ae_loss_accuracy),
+    "ae_fig15_radial": (
+        "data",
+        _metric_test(
+            ["ae2_knn_angle_percent", "ae2_knn_radius_percent", "ae2_knn_both_percent"],
+            lambda t, r, b: t >= 0.8 * b and r < 0.5 * b,
+            "5-NN angle {0:.1f} %, radius {1:.1f} %, both {2:.1f} %",
+        ),
+    ),
+    "ae_fig15_rays_are_labels": (
+        "data",
+        _threshold("ae2_circular_variance", _lt, 0.2, "median circular variance"),
+    ),
+    "tsne_learns_clusters": (
+        "data",
+        _metric_test(
+            ["tsne2_raw_silhouette", "pca2_silhouette"],
+            lambda t, q: t > 0 and t - q >= 0.2,
+            "silhouettes t-SNE {0:.3f}, PCA {1:.3f}",
+        ),
+    ),
+    "tsne_fig12_lda_better_clustering": (
+        "data",
+        _metric_test(
+            ["tsne2_LDA_silhouette", "tsne2_raw_silhouette"],
+            _gt,
+            "silhouettes LDA input {0:.3f}, raw {1:.3f}",
+        ),
+    ),
+    "tsne_preserves_local": (
+        "data",
+        _metric_test(
+            ["tsne2_raw_trustworthiness", "pca2_trustworthiness"],
+            _gt,
+            "trustworthiness t-SNE {0:.3f}, PCA {1:.3f}",
+        ),
+    ),
+    "kpca_parallel_memory": (
+        "shape",
+        lambda a, m: (
+            None,
+            "KernelPCA's n_jobs only parallelises the kernel computation; not measured",
+        ),
+    ),
+    "tsne_bh_only_2_3": (
+        "independent",
+        _metric_test(
+            ["tsne_bh_d4_raises"], bool, "TSNE(method='barnes_hut', n_components=4).fit raises: {0}"
+        ),
+    ),
+    "lda_max_49": (
+        "independent",
+        _metric_test(["lda_too_many_raises"], bool, "LDA(n_components=n_classes).fit raises: {0}"),
+    ),
+    "lda_svd_solver_advantage": (
+        "data",
+        _metric_test(["lda_svd_s", "lda_eigen_s"], _lt, "fit time svd {0:.2f} s, eigen {1:.2f} s"),
+    ),
+    "table14_summary": ("data", _table14),
+}
+
+
+def evaluate(claim, a, m):
+    """``(scope, holds, evidence)`` of one claim on accuracies ``a`` and measurements ``m``."""
+    scope, predicate = CLAIMS[claim]
+    holds, evidence = predicate(a, m)
+    return scope, holds, evidence

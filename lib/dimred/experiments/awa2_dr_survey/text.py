@@ -1,0 +1,109 @@
+"""How each number of the survey's running text is checked (``text_numbers.csv``).
+
+:data:`TEXT` maps every key to one of
+
+``("setting", value)``
+    a setting or grid of the protocol: ``match`` when ours is the same;
+``("data", attribute)``
+    a property of the AwA2 data: checked on AwA2, ``not_reproducible`` on the stand-in;
+``("claim", claim_id)`` / ``("cell", "<table>:<key>")``
+    a result: it takes the status of the claim or table cell it states;
+``("exponent", (metric, target, tolerance))``
+    a complexity: ``match`` when the time exponent fitted by ``make bench``
+    is within ``tolerance`` of ``target``;
+``("context", reason)``
+    history, hardware or documentation, which no computation reproduces.
+"""
+
+__all__ = ["TEXT"]
+
+
+TEXT = {
+    "abstract_best_accuracy": ("cell", "table8:tsne_lda49_d2"),
+    "abstract_best_dims": ("claim", "lda_tsne_best_overall"),
+    "intro_n_approaches": ("context", "a classification of methods, not a measurement"),
+    "pca_year": ("context", "history"),
+    "kpca_n_kernels": ("setting", "4"),
+    "lda_rank_sb": ("claim", "lda_max_49"),
+    "n_images": ("data", "n_images"),
+    "n_classes": ("data", "n_classes"),
+    "n_features": ("data", "n_features"),
+    "train_fraction": ("setting", "60"),
+    "test_fraction": ("setting", "40"),
+    "cv_folds": (
+        "setting",
+        "none: every table cell is one test-split accuracy, as in the authors' code",
+    ),
+    "svc_C": ("setting", "1.0"),
+    "svc_kernel": ("setting", "linear"),
+    "selection_k_min": ("setting", "2"),
+    "selection_k_max": ("setting", "2000"),
+    "selection_fraction": ("claim", "selection_250_within_97_5"),
+    "selection_k_250": ("setting", "250"),
+    "selection_relative_accuracy": ("claim", "selection_250_within_97_5"),
+    "doubling_from": ("setting", "1000"),
+    "doubling_to": ("setting", "2000"),
+    "doubling_gain": ("claim", "selection_doubling_small_gain"),
+    "redundant_features": ("claim", "redundant_1000_features"),
+    "kpca_gamma": ("setting", "1/n_features"),
+    "kpca_degree": ("setting", "3"),
+    "kpca_coef0": ("setting", "1"),
+    "kpca_n_jobs": ("context", "hardware setting; kernel PCA's n_jobs does not change its result"),
+    "kpca_saturation_dim": ("claim", "kpca_monotone_saturating"),
+    "kpca_recommended_dim": ("claim", "kpca_d32_cosine_choice"),
+    "kpca_cosine_best_below": ("claim", "kpca_cosine_best_below16"),
+    "pca_vis_dims": ("setting", "2"),
+    "lda_range_low": ("setting", "1"),
+    "lda_range_high_exclusive": ("data", "n_classes"),
+    "lda_saturation_dim": ("claim", "lda_grows_slower_after30"),
+    "lda_recommended_dim": ("claim", "lda_d30_choice"),
+    "lda_vis_dims": ("setting", "2"),
+    "lda_vis_classes": ("data", "n_classes"),
+    "fa_similar_below": ("claim", "fa_pca_similar_below10"),
+    "fa_better_from": ("claim", "fa_beats_pca_10_100"),
+    "fa_better_to": ("claim", "fa_beats_pca_10_100"),
+    "fa_worse_from": ("claim", "fa_worse_than_pca_above400"),
+    "fa_vis_dims": ("setting", "2"),
+    "tsne_bh_dims": ("claim", "tsne_bh_only_2_3"),
+    "tsne_exact_complexity": ("exponent", ("tsne_exact_exponent", 2.0, 0.25)),
+    # N log N between 2,000 and 5,000 points grows like N^1.12.
+    "tsne_bh_complexity": ("exponent", ("tsne_bh_exponent", 1.12, 0.25)),
+    "tsne_bh_speedup": ("claim", "tsne_bh_100x_faster"),
+    "tsne_doc_suggested_dims": ("context", "quoted from scikit-learn's documentation"),
+    "sklearn_doc_version": (
+        "context",
+        "scikit-learn 1.9.1 here, with 0.22's defaults passed explicitly",
+    ),
+    "tsne_pca_pre_dims": ("setting", "64"),
+    "tsne_lda_pre_dims": ("data", "lda_components"),
+    "tsne_n_preprocess_methods": ("setting", "3"),
+    "tsne_lda_accuracy_text": ("claim", "lda_tsne_best_config"),
+    "tsne_exact_dims_tested": ("setting", "2;3;4;8;16"),
+    "tsne_recommended_dims": ("claim", "lda_tsne_good_dr_and_vis"),
+    "lle_n_hyperparameters": ("setting", "2"),
+    "lle_dims_tested": ("setting", "2;8;32;128"),
+    "lle_neighbors_tested": ("setting", "4;16;64"),
+    "lle_linear_accuracy_bound": ("claim", "lle_linear_fails"),
+    "lle_best_dims": ("claim", "lle_best_128_64"),
+    "lle_best_neighbors": ("claim", "lle_best_128_64"),
+    "mds_dims_tested": ("setting", "2;4;8;16"),
+    "ae_encoder_layers": ("setting", "2048;1024;512;512;d"),
+    "ae_decoder_layers": ("setting", "d;512;512;1024;2048"),
+    "ae_n_linear_layers": ("setting", "4"),
+    "ae_n_relu": ("setting", "3"),
+    "ae_dims_tested": ("setting", "2;4;8;16;32;64;128;256;512"),
+    "ae_optimizer": (
+        "setting",
+        "Adam (the authors' code; the text says SGD, dimred.neural.Autoencoder offers both)",
+    ),
+    "ae_batch_size": ("setting", "128"),
+    "ae_lr_start": ("setting", "1e-3"),
+    "ae_lr_end": ("setting", "1e-4"),
+    "ae_epochs": ("setting", "ae_epochs"),
+    "ae_gpu": ("context", "hardware: this compendium trains on the CPU"),
+    "ae_optimal_dims": ("claim", "ae_optimal_128_256"),
+    "ae_loss_min_dims": ("claim", "ae_fig11_loss_min_128_256"),
+    "ae_loss_higher_dim": ("claim", "ae_high_dim_harder"),
+    "summary_n_dims_lda_slow": ("claim", "lda_grows_slower_after30"),
+    "summary_n_dims_pca_slow": ("claim", "kpca_monotone_saturating"),
+}

@@ -1,0 +1,126 @@
+"""Tests of the AwA2 survey's autoencoder (dimred.neural.Autoencoder)."""
+
+import numpy as np
+import pytest
+import torch
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from torch import nn
+
+from dimred.neural import Autoencoder, learning_rate_schedule
+
+SMALL = {"n_components": 2, "hidden_layer_sizes": (8, 4), "max_epochs": 3, "batch_size": 16}
+
+
+@pytest.fixture(scope="module")
+def plane():
+    """500 points near a 2-D linear subspace of R^20 (noise s.d. 0.01)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 2)) @ rng.normal(size=(2, 20))
+    return X + 0.01 * rng.normal(size=X.shape)
+
+
+@pytest.fixture(scope="module")
+def trained(plane):
+    model = Autoencoder(hidden_layer_sizes=(32,), max_epochs=30, batch_size=16, random_state=0)
+    return model.fit(plane)
+
+
+@parametrize_with_checks(
+    [Autoencoder(**SMALL, random_state=0), Autoencoder(**SMALL, solver="sgd", random_state=0)],
+    xfail_strict=True,
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def test_learning_rate_schedule_is_the_authors_logspace():
+    np.testing.assert_array_equal(learning_rate_schedule(1e-3, 1e-4, 200), np.logspace(-3, -4, 200))
+    np.testing.assert_array_equal(learning_rate_schedule(1e-3, 1e-4, 1), [1e-3])
+
+
+@pytest.mark.parametrize("solver", ["adam", "sgd"])
+def test_optimiser_uses_the_schedule(solver):
+    X = np.random.default_rng(1).normal(size=(40, 5))
+    model = Autoencoder(**{**SMALL, "max_epochs": 7}, solver=solver, random_state=0).fit(X)
+    np.testing.assert_allclose(model.learning_rates_, np.logspace(-3, -4, 7), rtol=1e-12)
+    assert model.n_epochs_ == len(model.loss_curve_) == 7
+
+
+def test_paper_architecture():
+    X = np.random.default_rng(2).normal(size=(4, 2048)).astype(np.float32)
+    model = Autoencoder(n_components=16, max_epochs=1, random_state=0).fit(X)
+    for module, sizes in [
+        (model.encoder_, [2048, 1024, 512, 512, 16]),
+        (model.decoder_, [16, 512, 512, 1024, 2048]),
+    ]:
+        assert [type(layer) for layer in module] == [nn.Linear, nn.ReLU] * 3 + [nn.Linear]
+        linear = module[::2]
+        assert [layer.in_features for layer in linear] + [linear[-1].out_features] == sizes
+
+
+def test_same_seed_same_model_and_torch_state_untouched(plane):
+    rng_state, threads = torch.get_rng_state(), torch.get_num_threads()
+    first, second, other = (
+        Autoencoder(**SMALL, random_state=seed).fit(plane) for seed in (0, 0, 1)
+    )
+    assert torch.equal(torch.get_rng_state(), rng_state) and torch.get_num_threads() == threads
+    np.testing.assert_array_equal(first.transform(plane), second.transform(plane))
+    assert first.loss_curve_ == second.loss_curve_
+    assert not np.allclose(first.transform(plane), other.transform(plane))
+    assert first.loss_curve_ != other.loss_curve_
+
+
+def test_reconstructs_a_plane(plane, trained):
+    variance = plane.var(axis=0).mean()
+    mse = np.mean((plane - trained.inverse_transform(trained.transform(plane))) ** 2)
+    assert mse < 0.1 * variance
+    assert trained.score(plane) == pytest.approx(-mse)
+    assert trained.loss_curve_[-1] < 0.1 * trained.loss_curve_[0]
+
+
+def test_code_is_linear(plane, trained):
+    # A ReLU on the code would make every code non-negative.
+    codes = trained.transform(plane)
+    assert codes.dtype == np.float64 and codes.shape == (500, 2)
+    assert (codes < 0).mean(axis=0).min() > 0.1
+
+
+def test_sgd_decreases_the_loss(plane):
+    model = Autoencoder(
+        hidden_layer_sizes=(32,),
+        solver="sgd",
+        learning_rate_init=5e-2,
+        learning_rate_end=1e-2,
+        max_epochs=10,
+        batch_size=32,
+        random_state=0,
+    ).fit(plane)
+    assert model.loss_curve_[-1] < 0.5 * model.loss_curve_[0]
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"n_components": 0}, "n_components"),
+        ({"hidden_layer_sizes": (8, 0)}, "hidden_layer_sizes"),
+        ({"hidden_layer_sizes": (8, 2.5)}, "hidden_layer_sizes"),
+        ({"solver": "lbfgs"}, "solver"),
+        ({"learning_rate_init": 0.0}, "learning_rate_init"),
+        ({"learning_rate_end": -1e-4}, "learning_rate_end"),
+        ({"max_epochs": 0}, "max_epochs"),
+        ({"batch_size": 0}, "batch_size"),
+    ],
+)
+def test_invalid_parameters_raise(params, match):
+    with pytest.raises(ValueError, match=match):
+        Autoencoder(**{**SMALL, **params}).fit(np.zeros((5, 3)))
+
+
+def test_nan_and_unfitted_raise():
+    X = np.ones((5, 3))
+    with pytest.raises(NotFittedError):
+        Autoencoder().transform(X)
+    X[2, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        Autoencoder(**SMALL).fit(X)
