@@ -75,7 +75,7 @@ def _per_class(y, per_class, seed):
     return stratified_subsample(y, n, seed)
 
 
-def load_run_data(awa2_per_class, standin_per_class, seed, loader=datasets.load_awa2):
+def load_run_data(awa2_per_class, standin_per_class, seed, loader=None):
     """AwA2 if obtainable, else the Fashion-MNIST stand-in (module docstring).
 
     Parameters
@@ -84,14 +84,16 @@ def load_run_data(awa2_per_class, standin_per_class, seed, loader=datasets.load_
         Images kept per class (``None``: all) of each dataset, drawn at random
         (seeded) when fewer.
     seed : int
-    loader : callable
-        Returns AwA2 as ``(X, y)`` or raises
-        :class:`~dimred.datasets.registry.DataDownloadError`.
+    loader : callable, optional
+        ``loader(return_X_y=True)`` returns AwA2 as ``(X, y)`` or raises
+        :class:`~dimred.datasets.registry.DataDownloadError`; default
+        :func:`~dimred.datasets.load_awa2`.
 
     Returns
     -------
     RunData
     """
+    loader = loader or datasets.load_awa2
     try:
         X, y = loader(return_X_y=True)
     except DataDownloadError as error:

@@ -61,12 +61,19 @@ def lda_curve(curve, frame, title):
 
 
 def fa_vs_pca(fa, table4, title):
-    """Fig. 8: FA against PCA (the paper's Table IV linear column) over the dimension."""
+    """Fig. 8: FA against PCA (Table IV, linear) over the dimension, ours and the paper's."""
     pca = table4[table4["kernel"] == "linear"]
     fig, ax = plt.subplots(figsize=(6, 4))
-    _curve(ax, fa["n_components"], fa["published_percent"], "FA (paper)", True, color="C0")
-    _curve(ax, fa["n_components"], fa["ours_percent"], "FA (ours)", color="C0")
-    _curve(ax, pca["n_components"], pca["accuracy_percent"], "PCA (paper)", True, color="C1")
+    for i, (name, frame) in enumerate((("FA", fa), ("PCA", pca))):
+        _curve(
+            ax,
+            frame["n_components"],
+            frame["published_percent"],
+            f"{name} (paper)",
+            True,
+            color=f"C{i}",
+        )
+        _curve(ax, frame["n_components"], frame["ours_percent"], f"{name} (ours)", color=f"C{i}")
     ax.set(xscale="log", xlabel="dimension d", ylabel="test accuracy (%)", title=title)
     ax.legend()
     return fig

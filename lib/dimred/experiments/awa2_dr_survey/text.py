@@ -3,9 +3,13 @@
 :data:`TEXT` maps every key to one of
 
 ``("setting", value)``
-    a setting or grid of the protocol: ``match`` when ours is the same;
-``("data", attribute)``
-    a property of the AwA2 data: checked on AwA2, ``not_reproducible`` on the stand-in;
+    a setting or grid of the protocol: ``match`` when ours is the same (numbers
+    compared as numbers). ``value`` is the setting itself, or ``f(p, run)`` reading
+    it from the run's :class:`~.protocol.Params`, data and pipelines; grids are the
+    transcribed tables' (the steps iterate over them);
+``("data", f)``
+    a property ``f(run)`` of the AwA2 data: checked on AwA2, ``not_reproducible``
+    on the stand-in;
 ``("claim", claim_id)`` / ``("cell", "<table>:<key>")``
     a result: it takes the status of the claim or table cell it states;
 ``("exponent", (metric, target, tolerance))``
@@ -15,7 +19,25 @@
     history, hardware or documentation, which no computation reproduces.
 """
 
+import numpy as np
+
+from ...neural import Autoencoder
+from . import pipelines
+from .data import TEST_SIZE
+
 __all__ = ["TEXT"]
+
+
+def _classes(run):
+    return np.unique(run.y).size
+
+
+def _layers(p, run, reverse=False):
+    sizes = [str(run.X.shape[1]), *map(str, p.ae_hidden), "d"]
+    return ";".join(sizes[::-1] if reverse else sizes)
+
+
+_AE = Autoencoder()
 
 
 TEXT = {
@@ -25,16 +47,16 @@ TEXT = {
     "pca_year": ("context", "history"),
     "kpca_n_kernels": ("setting", "4"),
     "lda_rank_sb": ("claim", "lda_max_49"),
-    "n_images": ("data", "n_images"),
-    "n_classes": ("data", "n_classes"),
-    "n_features": ("data", "n_features"),
-    "train_fraction": ("setting", "60"),
-    "test_fraction": ("setting", "40"),
+    "n_images": ("data", lambda run: len(run.y)),
+    "n_classes": ("data", _classes),
+    "n_features": ("data", lambda run: run.X.shape[1]),
+    "train_fraction": ("setting", lambda p, run: f"{100 * (1 - TEST_SIZE):g}"),
+    "test_fraction": ("setting", lambda p, run: f"{100 * TEST_SIZE:g}"),
     "cv_folds": (
         "setting",
         "none: every table cell is one test-split accuracy, as in the authors' code",
     ),
-    "svc_C": ("setting", "1.0"),
+    "svc_C": ("setting", lambda p, run: f"{pipelines.SVC_C:g}"),
     "svc_kernel": ("setting", "linear"),
     "selection_k_min": ("setting", "2"),
     "selection_k_max": ("setting", "2000"),
@@ -46,19 +68,19 @@ TEXT = {
     "doubling_gain": ("claim", "selection_doubling_small_gain"),
     "redundant_features": ("claim", "redundant_1000_features"),
     "kpca_gamma": ("setting", "1/n_features"),
-    "kpca_degree": ("setting", "3"),
-    "kpca_coef0": ("setting", "1"),
+    "kpca_degree": ("setting", lambda p, run: f"{pipelines.KPCA_DEGREE}"),
+    "kpca_coef0": ("setting", lambda p, run: f"{pipelines.KPCA_COEF0:g}"),
     "kpca_n_jobs": ("context", "hardware setting; kernel PCA's n_jobs does not change its result"),
     "kpca_saturation_dim": ("claim", "kpca_monotone_saturating"),
     "kpca_recommended_dim": ("claim", "kpca_d32_cosine_choice"),
     "kpca_cosine_best_below": ("claim", "kpca_cosine_best_below16"),
     "pca_vis_dims": ("setting", "2"),
     "lda_range_low": ("setting", "1"),
-    "lda_range_high_exclusive": ("data", "n_classes"),
+    "lda_range_high_exclusive": ("data", _classes),
     "lda_saturation_dim": ("claim", "lda_grows_slower_after30"),
     "lda_recommended_dim": ("claim", "lda_d30_choice"),
     "lda_vis_dims": ("setting", "2"),
-    "lda_vis_classes": ("data", "n_classes"),
+    "lda_vis_classes": ("data", _classes),
     "fa_similar_below": ("claim", "fa_pca_similar_below10"),
     "fa_better_from": ("claim", "fa_beats_pca_10_100"),
     "fa_better_to": ("claim", "fa_beats_pca_10_100"),
@@ -75,7 +97,7 @@ TEXT = {
         "scikit-learn 1.9.1 here, with 0.22's defaults passed explicitly",
     ),
     "tsne_pca_pre_dims": ("setting", "64"),
-    "tsne_lda_pre_dims": ("data", "lda_components"),
+    "tsne_lda_pre_dims": ("data", lambda run: _classes(run) - 1),
     "tsne_n_preprocess_methods": ("setting", "3"),
     "tsne_lda_accuracy_text": ("claim", "lda_tsne_best_config"),
     "tsne_exact_dims_tested": ("setting", "2;3;4;8;16"),
@@ -87,19 +109,16 @@ TEXT = {
     "lle_best_dims": ("claim", "lle_best_128_64"),
     "lle_best_neighbors": ("claim", "lle_best_128_64"),
     "mds_dims_tested": ("setting", "2;4;8;16"),
-    "ae_encoder_layers": ("setting", "2048;1024;512;512;d"),
-    "ae_decoder_layers": ("setting", "d;512;512;1024;2048"),
-    "ae_n_linear_layers": ("setting", "4"),
-    "ae_n_relu": ("setting", "3"),
+    "ae_encoder_layers": ("setting", _layers),
+    "ae_decoder_layers": ("setting", lambda p, run: _layers(p, run, reverse=True)),
+    "ae_n_linear_layers": ("setting", lambda p, run: str(len(p.ae_hidden) + 1)),
+    "ae_n_relu": ("setting", lambda p, run: str(len(p.ae_hidden))),
     "ae_dims_tested": ("setting", "2;4;8;16;32;64;128;256;512"),
-    "ae_optimizer": (
-        "setting",
-        "Adam (the authors' code; the text says SGD, dimred.neural.Autoencoder offers both)",
-    ),
-    "ae_batch_size": ("setting", "128"),
-    "ae_lr_start": ("setting", "1e-3"),
-    "ae_lr_end": ("setting", "1e-4"),
-    "ae_epochs": ("setting", "ae_epochs"),
+    "ae_optimizer": ("setting", lambda p, run: _AE.solver),
+    "ae_batch_size": ("setting", lambda p, run: str(_AE.batch_size)),
+    "ae_lr_start": ("setting", lambda p, run: f"{_AE.learning_rate_init:g}"),
+    "ae_lr_end": ("setting", lambda p, run: f"{_AE.learning_rate_end:g}"),
+    "ae_epochs": ("setting", lambda p, run: str(p.ae_epochs)),
     "ae_gpu": ("context", "hardware: this compendium trains on the CPU"),
     "ae_optimal_dims": ("claim", "ae_optimal_128_256"),
     "ae_loss_min_dims": ("claim", "ae_fig11_loss_min_128_256"),
