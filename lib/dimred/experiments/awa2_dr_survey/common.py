@@ -9,7 +9,7 @@ from sklearn.manifold import trustworthiness
 from sklearn.metrics import silhouette_score
 
 from .data import TEST_SIZE, stratified_subsample
-from .pipelines import Split, run_tasks, svc_accuracy
+from .pipelines import SVC_C, Split, run_tasks, svc_accuracy
 
 __all__ = [
     "all_tables",
@@ -31,21 +31,24 @@ def all_tables(results):
     return {name: frame for r in results for name, frame in r.tables.items()}
 
 
-def score_slices(Z_train, Z_test, s, cells, desc, p):
+def score_slices(Z_train, Z_test, s, cells, desc, p, max_iter=-1):
     """``{key: svc_accuracy}`` of the first ``d`` columns, for ``(key, d, kernel)`` cells.
 
-    Cells with ``d`` above the number of columns are left out (not defined).
+    Cells with ``d`` above the number of columns are left out (not defined);
+    ``max_iter`` bounds libsvm's iterations (-1: no bound, the paper's SVC).
     """
     y_train, y_test = s.labels
     cells = [c for c in cells if c[1] <= Z_train.shape[1]]
-    tasks = [(Z_train[:, :d], y_train, Z_test[:, :d], y_test, k) for _, d, k in cells]
+    tasks = [
+        (Z_train[:, :d], y_train, Z_test[:, :d], y_test, k, SVC_C, max_iter) for _, d, k in cells
+    ]
     results = run_tasks(svc_accuracy, tasks, desc, p.n_jobs)
     return {key: r for (key, _, _), r in zip(cells, results, strict=True)}
 
 
-def score_transductive(Z, s, cells, desc, p):
+def score_transductive(Z, s, cells, desc, p, max_iter=-1):
     """:func:`score_slices` of an embedding ``Z`` of all points of ``s``."""
-    return score_slices(Z[s.train], Z[s.test], s, cells, desc, p)
+    return score_slices(Z[s.train], Z[s.test], s, cells, desc, p, max_iter)
 
 
 def stack(parts, s):
