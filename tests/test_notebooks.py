@@ -423,3 +423,41 @@ def test_awa2_notebook_labels_the_standin_and_decides_what_it_can(awa2_run):
     assert shape.loc["mds_limited", "status"] == "match"
     inputs = pd.read_csv(awa2_run / "table8_inputs.csv")
     assert set(inputs["reading"]) == {"transductive (authors)", "inductive (openTSNE transform)"}
+
+
+def test_committed_awa2_findings_match_the_text():
+    """The numbers the AwA2 notebook's prose and the README quote, from the committed run."""
+    folder = paths.FIGURES_DIR / "awa2_dr_survey"
+    inputs = pd.read_csv(folder / "table8_inputs.csv").set_index(["input", "reading"])
+    inputs = inputs[inputs["n_components"] == 2]["ours_percent"]
+    transductive = "transductive (authors)"
+    assert inputs[("LDA", transductive)] == 89.2
+    assert inputs[("LDA (training labels)", transductive)] == 76.15
+    assert inputs[("LDA (training labels)", "inductive (openTSNE transform)")] == 77.05
+    assert inputs[("raw", transductive)] == 70.2
+    lle = pd.read_csv(folder / "table10_standardised.csv")
+    assert lle["ours_unscaled_percent"].agg(["min", "max"]).round().tolist() == [21, 78]
+    assert lle["ours_standardised_percent"].agg(["min", "max"]).round().tolist() == [34, 81]
+    metrics = pd.concat(pd.read_csv(f, index_col=0) for f in folder.glob("*_metrics.csv"))
+    value = metrics["value"]
+    lines = value[[f"lle2_K{k}_on_line_fraction" for k in (4, 16, 64)]].round(2).tolist()
+    assert lines == [0.95, 0.74, 0.57]
+    assert value["mds_smacof_pca_procrustes_2d"].round(2) == 0.09
+    assert value["mds_classical_pca_procrustes_2d"] < 1e-28
+    assert (value[[f"smacof_d{d}_iterations" for d in (4, 8, 16)]] == 300).all()
+    assert value["tsne_speedup_at_awa2"].round() == 48
+    report = pd.read_csv(folder / "reproduction.csv")
+    counts = report["status"].value_counts().to_dict()
+    assert counts == {"not_reproducible": 255, "match": 43, "deviates": 14}
+    claims = pd.read_csv(folder / "claims.csv", index_col=0)
+    contradicted = claims.index[claims["paper_own_numbers"] == "fails"]
+    assert sorted(contradicted) == sorted(
+        [
+            "kpca_cosine_best",
+            "kpca_rbf_worst",
+            "kpca_cosine_best_below16",
+            "kpca_rbf_gap_grows",
+            "lle_linear_better_more_dims_neighbors",
+            "mds_close_to_pca",
+        ]
+    )
