@@ -97,7 +97,7 @@ def load_run_data(awa2_per_class, standin_per_class, seed, loader=None):
     try:
         X, y = loader(return_X_y=True)
     except DataDownloadError as error:
-        reason = f"AwA2 features not obtainable here ({str(error).splitlines()[0][:160]})"
+        reason = f"AwA2 features not obtainable here ({str(error).split(' failed')[0]} failed)"
     else:
         keep = _per_class(y, awa2_per_class, seed)
         return RunData(X[keep].astype(np.float64), y[keep], "AwA2", True)
