@@ -170,7 +170,7 @@ results.append(report.show(protocol.table14_summary(data, published, p, results)
 # `make bench` (`benchmarks/bench_awa2.py`) measures time and peak memory in fresh processes on 2 cores on
 # the AwA2-shaped synthetic set and fits `cost ∝ n^b`; below, each method's prediction at 37,322 points
 # (LLE: the dense eigenproblem, n³; the autoencoder: samples × epochs × weights, from this run's fit).
-# One linear-SVC fit and prediction on all features takes about 3 minutes, and the tables need about 170
+# One linear-SVC fit and prediction on all features takes about 3 minutes, and the tables need about 200
 # of them: the full protocol on AwA2 does not fit in 2 hours on 2 cores.
 
 # %%

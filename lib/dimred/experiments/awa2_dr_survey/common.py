@@ -8,8 +8,9 @@ from sklearn.decomposition import PCA
 from sklearn.manifold import trustworthiness
 from sklearn.metrics import silhouette_score
 
+from ...utils.parallel import run_tasks
 from .data import TEST_SIZE, stratified_subsample
-from .pipelines import SVC_C, Split, run_tasks, svc_accuracy
+from .pipelines import SVC_C, Split, svc_accuracy
 
 __all__ = [
     "all_tables",

@@ -25,6 +25,7 @@ from ...metrics import (
     pairwise_distance_correlation,
 )
 from ...neural import Autoencoder
+from ...utils.parallel import run_tasks
 from . import plots
 from .cells import cell_rows, cell_table
 from .common import (
@@ -43,7 +44,6 @@ from .pipelines import (
     kernel_pca,
     lle,
     opentsne_inductive,
-    run_tasks,
     smacof_mds,
     svc_accuracy,
     transductive_accuracy,

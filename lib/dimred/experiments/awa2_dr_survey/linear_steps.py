@@ -5,6 +5,7 @@ import pandas as pd
 from scipy.spatial import procrustes
 
 from ...compendium.reporting import Artefacts
+from ...utils.parallel import run_tasks
 from . import plots
 from .cells import cell_rows, cell_table
 from .common import all_tables, metrics_table, score_slices, silhouette, stack, timed, title
@@ -13,7 +14,6 @@ from .pipelines import (
     factor_analysis,
     kernel_pca,
     lda,
-    run_tasks,
     svc_accuracy,
     variance_order,
 )

@@ -28,7 +28,6 @@ The 0.22-era defaults the authors relied on are passed explicitly
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
 from openTSNE import TSNE as OpenTSNE
 from sklearn.decomposition import PCA, FactorAnalysis, KernelPCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
@@ -38,7 +37,6 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import KernelCenterer
 from sklearn.svm import SVC
-from tqdm.auto import tqdm
 
 __all__ = [
     "KERNELS",
@@ -48,7 +46,6 @@ __all__ = [
     "lda",
     "lle",
     "opentsne_inductive",
-    "run_tasks",
     "smacof_mds",
     "svc_accuracy",
     "transductive_accuracy",
@@ -119,30 +116,6 @@ def svc_accuracy(Z_train, y_train, Z_test, y_test, kernel="linear", C=SVC_C, max
 def transductive_accuracy(Z, s, kernel="linear"):
     """:func:`svc_accuracy` of an embedding ``Z`` of all points, split by ``s``."""
     return svc_accuracy(Z[s.train], s.y[s.train], Z[s.test], s.y[s.test], kernel)
-
-
-def run_tasks(function, tasks, desc, n_jobs):
-    """``[function(*task) for task in tasks]`` through joblib, with a progress bar.
-
-    Parameters
-    ----------
-    function : callable
-    tasks : list of tuple
-        Positional arguments of each call.
-    desc : str
-        Label of the progress bar.
-    n_jobs : int or None
-        joblib workers (any joblib backend, e.g. dask, applies).
-
-    Returns
-    -------
-    list
-        Results in the order of ``tasks``.
-    """
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(function)(*task) for task in tasks
-    )
-    return list(tqdm(results, desc, total=len(tasks)))
 
 
 # ------------------------------------------------------------------- the reductions

@@ -18,15 +18,14 @@ Choices the paper leaves open (documented in the notebook):
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from sklearn.decomposition import PCA
 from sklearn.manifold import TSNE
-from tqdm.auto import tqdm
 
 from ...datasets.synthetic import relevance_set2, relevance_set3
 from ...manifold import FisherTSNE
 from ...metrics.coranking import coranking_quality
 from ...relevance import NeRVRelevance, backward_relevance, forward_relevance
+from ...utils.parallel import run_tasks
 from .rankings import ranking_of
 
 __all__ = [
@@ -201,8 +200,5 @@ def variant_cells(variant, cluster_factors, gamma, delta):
 
 def sensitivity(variants, cluster_factors, gamma, delta, n_jobs, progress):
     """:func:`variant_cells` for every variant, through joblib (one task per variant)."""
-    tasks = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(variant_cells)(v, cluster_factors, gamma, delta) for v in variants
-    )
-    frames = tqdm(tasks, total=len(variants), desc="set variants", disable=not progress)
-    return pd.concat(list(frames))
+    tasks = [(v, cluster_factors, gamma, delta) for v in variants]
+    return pd.concat(run_tasks(variant_cells, tasks, "set variants", n_jobs, progress))

@@ -26,14 +26,13 @@ Ties among 1-NN distances go to the lowest index
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from scipy.spatial.distance import cdist
 from sklearn.model_selection import train_test_split
-from tqdm.auto import tqdm
 
 from ...manifold import FisherTSNE
 from ...relevance import NeRVRelevance
 from ...utils.graphs import knn_distances
+from ...utils.parallel import run_tasks
 from .toy import neighbourhoods, tsne_map
 
 __all__ = ["SPACES", "draw_indices", "loo_error", "split_error", "usps_draw", "usps_draws"]
@@ -149,10 +148,8 @@ def usps_draws(X, y, p, progress=True):
     extras : list of dict
         Per draw.
     """
-    tasks = Parallel(n_jobs=p.n_jobs, return_as="generator")(
-        delayed(usps_draw)(X, y, r, p) for r in range(p.usps_draws)
-    )
-    results = list(tqdm(tasks, total=p.usps_draws, desc="USPS draws", disable=not progress))
+    tasks = [(X, y, r, p) for r in range(p.usps_draws)]
+    results = run_tasks(usps_draw, tasks, "USPS draws", p.n_jobs, progress)
     errors = pd.concat(
         [frame["error_percent"].rename(f"draw_{r}") for r, (frame, _) in enumerate(results)], axis=1
     )
