@@ -34,7 +34,7 @@ from dimred.datasets import DataSource, Registry, choose_data_source, ci_enabled
 SHARED_DATA = Path(__file__).absolute().parents[2] / "shared" / "data"
 
 #: Fixtures that make the real data available: a test using one is a data test.
-DATA_FIXTURES = frozenset({"data_source", "mirrored_data"})
+DATA_FIXTURES = frozenset({"data_source", "mirrored_data", "quick_run"})
 
 #: The session's data source, once a test asked for it (reported at the end).
 _SOURCE = pytest.StashKey[DataSource]()
@@ -89,6 +89,32 @@ def mirrored_data(data_source, tmp_path_factory):
             mp.delenv("DIMRED_DATA_MIRROR", raising=False)
             mp.setenv("DIMRED_DATA_CACHE", str(downloads))
         yield data_source
+
+
+@pytest.fixture(scope="session")
+def quick_run(data_source, tmp_path_factory):
+    """Run a paper's notebook in quick mode once per session; return (figures folder,
+    executed notebook). The data come as :func:`mirrored_data` gives them, from a cache
+    of the notebooks' own."""
+    from dimred.compendium.notebooks import execute
+
+    runs = {}
+    cache = tmp_path_factory.mktemp("notebook-data-cache")
+
+    def run(paper):
+        if paper not in runs:
+            out = tmp_path_factory.mktemp(paper)
+            with pytest.MonkeyPatch.context() as mp:
+                if data_source.mirror is not None:
+                    mp.setenv("DIMRED_DATA_MIRROR", str(data_source.mirror))
+                else:
+                    mp.delenv("DIMRED_DATA_MIRROR", raising=False)
+                mp.setenv("DIMRED_DATA_CACHE", str(cache))
+                notebook = execute(paper, out / "figures", out / "executed.ipynb", quick=True)
+            runs[paper] = (out / "figures", notebook)
+        return runs[paper]
+
+    return run
 
 
 @pytest.hookimpl(wrapper=True)

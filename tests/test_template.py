@@ -11,7 +11,7 @@ import dimred.experiments
 from dimred.compendium import paths
 from dimred.compendium.new_paper import create
 from dimred.compendium.published import CLAIM_COLUMNS, load_published, source
-from dimred.compendium.reporting import COLUMNS, Artefacts
+from dimred.compendium.reporting import COLUMNS, Artefacts, Report
 
 
 @pytest.fixture
@@ -39,6 +39,10 @@ def test_template_follows_the_contract(toy_paper):
     expected = {source(name, key) for name, table in published.items() for key in table.index}
     assert {row["source"] for row in result.rows} == expected
     assert all(tuple(row) == COLUMNS for row in result.rows)
+    report = Report(root / "figures" / "toy_paper", display=False)
+    report.show(result)  # every table says which data it came from
+    report.write()
+    assert (root / "figures" / "toy_paper" / "findings.csv").exists()
 
 
 def test_template_notebook_is_thin_and_paired(toy_paper):

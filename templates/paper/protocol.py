@@ -13,7 +13,7 @@ from sklearn.datasets import make_classification
 from sklearn.decomposition import PCA
 
 from ...compendium.published import source
-from ...compendium.reporting import Artefacts, reproduction_row
+from ...compendium.reporting import Artefacts, finding_row, reproduction_row
 from . import plots
 
 __all__ = ["PAPER", "Params", "example_artefacts", "load_data", "params"]
@@ -51,6 +51,10 @@ def params(quick=False, *, seed=0, n_jobs=2):
     return Params(False, seed, n_jobs)
 
 
+#: Which data the tables come from (``dimred.compendium.reporting.DATA_KINDS``).
+DATA = "synthetic (make_classification)"
+
+
 def load_data(p):
     """The paper's data (here: a seeded synthetic example; use :mod:`dimred.datasets`)."""
     X, y = make_classification(p.n_samples, n_features=10, n_informative=3, random_state=p.seed)
@@ -58,10 +62,12 @@ def load_data(p):
 
 
 def example_artefacts(data, published, p):
-    """One step: a table, a figure and the reproduction rows of what it measures.
+    """One step: a table, a figure, the reproduction rows of what it measures and a finding.
 
     Every row of a transcribed table and every claim gets a row whose ``source`` is
-    ``"<table>:<key>"``; the contract test checks that none is missing.
+    ``"<table>:<key>"``; the contract test checks that none is missing. Every table
+    and row says which data it came from (``data=``); what the README will say about
+    our own measurement is a finding, its statement built from the measured value.
     """
     X, y = data["example"]
     ratio = PCA(2, random_state=p.seed).fit(X).explained_variance_ratio_
@@ -96,9 +102,19 @@ def example_artefacts(data, published, p):
         )
     )
     figure = plots.figure_scores(PCA(2, random_state=p.seed).fit_transform(X), y)
+    finding = finding_row(
+        "first_component_share",
+        "The first component",
+        f"The first principal component explains {ratio[0]:.1%} of the variance.",
+        "explained variance ratio of the first principal component",
+        ratio[0],
+        data=DATA,
+    )
     return Artefacts(
         tables={"table1_explained_variance": table},
         figures={"fig1_scores": figure},
         rows=rows,
         notes=[f"Total variance of the first two components: {np.sum(ratio):.1%}."],
+        findings=[finding],
+        data=DATA,
     )

@@ -1,12 +1,22 @@
-"""Tables, reproduction logs and the compendium-wide reproduction report.
+"""Tables, reproduction logs, findings and the compendium-wide reproduction report.
 
 Every paper's protocol returns its results as :class:`Artefacts` (named tables,
-named figures and reproduction rows); the notebook hands them to a
+named figures, reproduction rows and findings); the notebook hands them to a
 :class:`Report`, which writes each table (CSV + Markdown) and figure (PNG + PDF),
-shows it inline, and finally writes ``figures/<paper>/reproduction.csv`` with the
-columns :data:`COLUMNS`. :func:`assemble` sums the papers up in
-``figures/REPRODUCTION.md`` and in the README's status table
-(``python -m dimred.compendium.reporting``).
+shows it inline, and finally writes ``figures/<paper>/reproduction.csv`` (columns
+:data:`COLUMNS`) and ``figures/<paper>/findings.csv`` (columns
+:data:`FINDING_COLUMNS`). :func:`assemble` sums the papers up in
+``figures/REPRODUCTION.md``, the README's status table and the README's "what we
+found" lists (``python -m dimred.compendium.reporting``).
+
+Which data
+----------
+Every table written under ``figures/`` says which data it came from, in a column
+``data`` whose values start with one of :data:`DATA_KINDS` (``real``, ``stand-in``,
+``synthetic``, ``published`` -- the paper's own numbers) and may name the data
+set in brackets: ``"stand-in (Fashion-MNIST)"``. A step declares it once in
+:attr:`Artefacts.data` (or per table, or per row in the table itself);
+:func:`write_table` refuses a table that does not say.
 
 Statuses (:data:`STATUSES`) mean the same for every paper:
 
@@ -19,15 +29,31 @@ Statuses (:data:`STATUSES`) mean the same for every paper:
 ``deviates``
     neither (or the claim does not hold);
 ``not_reproducible``
-    cannot be measured with what is obtainable (the note says why).
+    cannot be measured with what is obtainable (the note says why);
+``setting``
+    a setting the paper states, restated by the run that uses it (a training
+    fraction, a grid of dimensions, a kernel name): an input, not a result. It
+    cannot fail, so it is shown apart and never counted among the matches.
+
+Findings
+--------
+What the compendium says about its *own* measurements (beyond the paper's
+numbers) is data too: one :func:`finding_row` per statement, with the metric,
+its value, its spread over the draws or seeds it was measured on, the number of
+draws and, for a verdict, the predicate and whether it holds. A finding that
+depends on a random draw is measured over at least :data:`MIN_DRAWS` draws, or
+its ``note`` says why fewer. The README quotes the statements verbatim between
+``<!-- findings:<paper>:begin -->`` and ``<!-- findings:<paper>:end -->``.
 """
 
 import argparse
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 
 from . import paths
@@ -35,24 +61,50 @@ from .plotting import savefig
 
 __all__ = [
     "COLUMNS",
+    "DATA_KINDS",
+    "FINDING_COLUMNS",
+    "MIN_DRAWS",
+    "RESULT_STATUSES",
     "STATUSES",
     "Artefacts",
     "Report",
     "assemble",
+    "check_data_label",
     "compare_with_error",
+    "draws_note",
+    "finding_row",
+    "format_spread",
+    "listed",
+    "render_findings",
     "reproduction_row",
+    "write_findings",
     "write_reproduction",
     "write_table",
 ]
 
-COLUMNS = ("artifact", "item", "published", "reproduced", "deviation", "status", "source", "note")
-STATUSES = ("match", "within_error", "deviates", "not_reproducible")
+COLUMNS = (
+    "artifact", "item", "published", "reproduced", "deviation", "status", "source", "note", "data",
+)  # fmt: skip
+STATUSES = ("match", "within_error", "deviates", "not_reproducible", "setting")
+#: The statuses of reproduced results; ``setting`` rows restate inputs.
+RESULT_STATUSES = STATUSES[:4]
+#: What a table's ``data`` column may start with (``mixed``: rows of several kinds).
+DATA_KINDS = ("real", "stand-in", "synthetic", "published", "mixed")
+#: Columns of ``findings.csv``.
+FINDING_COLUMNS = (
+    "finding", "title", "statement", "metric", "value", "low", "high", "spread", "n_draws",
+    "predicate", "holds", "data", "produced_by", "note",
+)  # fmt: skip
+#: Draws a random finding is measured over, unless its note says why fewer.
+MIN_DRAWS = 10
 README_BEGIN = "<!-- reproduction-status:begin -->"
 README_END = "<!-- reproduction-status:end -->"
+_KINDS = "|".join(re.escape(kind) for kind in DATA_KINDS)
+_DATA_LABEL = re.compile(rf"^({_KINDS})( \(.+\))?$")
 
 
 def reproduction_row(
-    artifact, item, published, reproduced, status, deviation=None, note="", *, source=""
+    artifact, item, published, reproduced, status, deviation=None, note="", *, source="", data=None
 ):
     """One published-versus-reproduced number.
 
@@ -64,7 +116,7 @@ def reproduction_row(
         What the number is.
     published, reproduced : object
         The paper's value and ours.
-    status : {"match", "within_error", "deviates", "not_reproducible"}
+    status : {"match", "within_error", "deviates", "not_reproducible", "setting"}
     deviation : float or None
         ``reproduced - published`` for numbers, when not given.
     note : str
@@ -73,6 +125,9 @@ def reproduction_row(
         The transcribed row compared with, ``"<table>:<key>"``
         (:func:`dimred.compendium.published.source`); empty for numbers the paper
         states in its text only.
+    data : str, optional
+        Which data the reproduced value came from (:func:`check_data_label`);
+        by default the step's :attr:`Artefacts.data`, filled in by :class:`Report`.
 
     Returns
     -------
@@ -80,10 +135,162 @@ def reproduction_row(
     """
     if status not in STATUSES:
         raise ValueError(f"status must be one of {STATUSES}; got {status!r}.")
+    if data is not None:
+        check_data_label(data)
     if deviation is None and _is_number(published) and _is_number(reproduced):
         deviation = float(reproduced) - float(published)
-    values = (artifact, item, published, reproduced, deviation, status, source, note)
+    values = (artifact, item, published, reproduced, deviation, status, source, note, data)
     return dict(zip(COLUMNS, values, strict=True))
+
+
+def check_data_label(label):
+    """``label`` if it names which data a result came from, else ``ValueError``.
+
+    A label is one of :data:`DATA_KINDS`, optionally followed by the data set in
+    brackets: ``"real (USPS, 9,298 images)"``, ``"stand-in (Fashion-MNIST)"``.
+    """
+    if not isinstance(label, str) or not _DATA_LABEL.match(label):
+        raise ValueError(
+            f"data label {label!r} must be one of {DATA_KINDS}, optionally followed by "
+            "' (<data set>)'."
+        )
+    return label
+
+
+def format_spread(values, decimals=2, unit="", what="draws"):
+    """``"25.5 (21–42 over 10 draws)"``: the median and range of per-draw values.
+
+    One value (a deterministic measurement) is printed alone.
+    """
+    values = np.atleast_1d(np.asarray(values, dtype=float))
+    if values.size == 1:
+        return f"{values[0]:.{decimals}f}{unit}"
+    low, mid, high = np.min(values), np.median(values), np.max(values)
+    return (
+        f"{mid:.{decimals}f}{unit} ({low:.{decimals}f}–{high:.{decimals}f}{unit} over "
+        f"{values.size} {what})"
+    )
+
+
+def listed(items, none="none"):
+    """``"a, b and c"`` for a statement (``none`` for no item)."""
+    items = [str(item) for item in items]
+    if not items:
+        return none
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
+
+
+def draws_note(n_draws, what="draws"):
+    """The note of a finding measured over fewer than :data:`MIN_DRAWS` draws because the
+    run is a quick one (empty otherwise)."""
+    if n_draws >= MIN_DRAWS:
+        return ""
+    return f"quick run: {n_draws} {what}, fewer than the full run's {MIN_DRAWS}"
+
+
+def finding_row(
+    finding,
+    title,
+    statement,
+    metric,
+    values,
+    *,
+    data,
+    predicate="",
+    holds=None,
+    low=None,
+    high=None,
+    spread=None,
+    note="",
+):
+    """One finding about our own measurements, for ``findings.csv``.
+
+    Parameters
+    ----------
+    finding : str
+        Unique key within the paper.
+    title : str
+        A few words, shown in bold before the statement.
+    statement : str
+        The sentence the README quotes (Markdown), built from the measured values.
+    metric : str
+        What was measured, and on what.
+    values : float or array-like
+        The measurement on each draw or seed (one value: a deterministic
+        measurement). ``value`` is their median.
+    data : str
+        Which data (:func:`check_data_label`).
+    predicate : str, optional
+        For a verdict: the predicate decided, on the values.
+    holds : bool, optional
+        Whether the predicate holds.
+    low, high : float, optional
+        The spread; default the smallest and largest value.
+    spread : str, optional
+        What ``low .. high`` is; default ``"min-max over n draws"`` (or
+        ``"deterministic"`` for one value).
+    note : str, optional
+        Anything a reader needs: why fewer than :data:`MIN_DRAWS` draws, for one.
+
+    Returns
+    -------
+    dict
+    """
+    check_data_label(data)
+    if predicate and holds is None:
+        raise ValueError(f"finding {finding!r}: a predicate needs its verdict (holds).")
+    values = np.atleast_1d(np.asarray(values, dtype=float))
+    n = values.size
+    default_spread = "deterministic" if n == 1 else f"min-max over {n} draws"
+    row = (
+        finding,
+        title,
+        statement,
+        metric,
+        float(np.median(values)),
+        float(np.min(values) if low is None else low),
+        float(np.max(values) if high is None else high),
+        spread or default_spread,
+        n,
+        predicate,
+        "" if holds is None else bool(holds),
+        data,
+        "",
+        note,
+    )
+    return dict(zip(FINDING_COLUMNS, row, strict=True))
+
+
+def write_findings(rows, folder, produced_by):
+    """Write the findings ``produced_by`` one source into ``<folder>/findings.csv``.
+
+    Rows of other producers already in the file (``make bench`` beside the
+    notebook) are kept; the notebook's rows come first, then the others in the
+    order of their producers' names, whichever ran last. Keys must be unique.
+
+    Returns
+    -------
+    DataFrame
+        The whole file.
+    """
+    path = Path(folder) / "findings.csv"
+    new = pd.DataFrame(list(rows), columns=list(FINDING_COLUMNS)).assign(produced_by=produced_by)
+    if path.exists():
+        old = pd.read_csv(path, keep_default_na=False)
+        new = pd.concat([new, old[old["produced_by"] != produced_by]], ignore_index=True)
+        rank = new["produced_by"].map(lambda producer: (producer != "notebook", producer))
+        new = new.iloc[sorted(range(len(new)), key=lambda i: rank.iloc[i])].reset_index(drop=True)
+    duplicated = new["finding"][new["finding"].duplicated()].tolist()
+    if duplicated:
+        raise ValueError(f"{path}: findings {duplicated} are stated twice.")
+    write_table(new, path.with_suffix(""), index=False)
+    return new
+
+
+def render_findings(frame):
+    """The README's list of one paper's findings (Markdown), in file order."""
+    lines = [f"- **{row.title}.** {row.statement} (`{row.finding}`)" for row in frame.itertuples()]
+    return "\n".join(lines)
 
 
 def compare_with_error(published_mean, published_sd, mean, decimals=3):
@@ -124,7 +331,7 @@ def write_reproduction(rows, folder):
     return frame
 
 
-def write_table(frame, stem, index=True):
+def write_table(frame, stem, index=True, data=None):
     """Write a table as ``<stem>.csv`` and ``<stem>.md``.
 
     Parameters
@@ -134,8 +341,22 @@ def write_table(frame, stem, index=True):
         Output path without suffix; parent folders are created.
     index : bool
         Whether the index is part of the table.
+    data : str, optional
+        Which data the table came from (:func:`check_data_label`), added as the
+        last column ``data``; required unless the table has that column.
+
+    Raises
+    ------
+    ValueError
+        The table does not say which data it came from, or says it wrongly.
     """
     stem = Path(stem)
+    if data is not None:
+        frame = frame.assign(data=check_data_label(data))
+    if "data" not in frame.columns:
+        raise ValueError(f"table {stem.name!r} does not say which data it came from (data=...).")
+    for label in frame["data"].unique():
+        check_data_label(label)
     stem.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(stem.with_suffix(".csv"), index=index, float_format="%.6g")
     stem.with_suffix(".md").write_text(frame.to_markdown(index=index) + "\n")
@@ -156,12 +377,24 @@ class Artefacts:
         Reproduction rows (:func:`reproduction_row`).
     notes : list of str
         Markdown lines stating a measured finding, shown after the tables.
+    findings : list of dict
+        Findings about our own measurements (:func:`finding_row`).
+    data : str or dict of str to str, optional
+        Which data the tables and rows came from (:func:`check_data_label`): one
+        label for all, or one per table name (rows then take the label of key
+        ``"rows"``). A table with its own ``data`` column needs none.
     """
 
     tables: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)
     rows: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    findings: list = field(default_factory=list)
+    data: object = None
+
+    def data_of(self, name):
+        """The data label of table ``name`` (``"rows"``: of the reproduction rows)."""
+        return self.data.get(name) if isinstance(self.data, dict) else self.data
 
 
 class Report:
@@ -179,6 +412,7 @@ class Report:
         self.output_dir = Path(output_dir)
         self.display = display
         self.rows = []
+        self.findings = []
 
     def show(self, artefacts):
         """Write the tables and figures of ``artefacts``, show them, keep their rows.
@@ -189,20 +423,29 @@ class Report:
             The same object, so that a notebook can keep using its tables.
         """
         for name, frame in artefacts.tables.items():
-            write_table(frame, self.output_dir / name, index=not _default_index(frame))
+            label = None if "data" in frame.columns else artefacts.data_of(name)
+            write_table(frame, self.output_dir / name, not _default_index(frame), label)
             self._display(frame)
         for line in artefacts.notes:
             self._display_markdown(line)
+        for row in artefacts.findings:
+            self._display_markdown(f"**{row['title']}.** {row['statement']}")
         for name, fig in artefacts.figures.items():
             savefig(fig, self.output_dir / name, close=False)
             self._display(fig)
             plt.close(fig)
+        for row in artefacts.rows:
+            if row["data"] is None:
+                row["data"] = check_data_label(artefacts.data_of("rows"))
         self.rows += artefacts.rows
+        self.findings += artefacts.findings
         return artefacts
 
     def write(self):
-        """Write ``reproduction.csv`` and return the count of rows per artefact and status."""
+        """Write ``reproduction.csv`` and ``findings.csv``; return the count of rows per
+        artefact and status."""
         frame = write_reproduction(self.rows, self.output_dir)
+        write_findings(self.findings, self.output_dir, "notebook")
         summary = frame.groupby("artifact")["status"].value_counts().unstack(fill_value=0)
         self._display(summary)
         return frame
@@ -237,7 +480,8 @@ def status_summary(figures_dir=None):
     Returns
     -------
     DataFrame
-        One row per paper, one column per status, plus ``total``.
+        One row per paper: one column per result status (:data:`RESULT_STATUSES`),
+        ``total`` (their sum), then ``setting`` apart (restated inputs, not results).
     """
     figures_dir = Path(figures_dir or paths.FIGURES_DIR)
     counts = {}
@@ -246,7 +490,7 @@ def status_summary(figures_dir=None):
         counts[csv.parent.name] = [int(statuses.get(s, 0)) for s in STATUSES]
     summary = pd.DataFrame.from_dict(counts, orient="index", columns=list(STATUSES))
     summary.index.name = "paper"
-    summary["total"] = summary.sum(axis=1)
+    summary.insert(len(RESULT_STATUSES), "total", summary[list(RESULT_STATUSES)].sum(axis=1))
     return summary
 
 
@@ -268,31 +512,60 @@ def assemble(figures_dir=None, readme=None):
     """
     figures_dir = Path(figures_dir or paths.FIGURES_DIR)
     summary = status_summary(figures_dir)
+    findings = read_findings(figures_dir)
     table = summary.to_markdown()
-    sections = ["# Reproduction report", "", "Status of every published number, per paper.", ""]
-    sections += [table, ""]
+    sections = ["# Reproduction report", "", "Status of every published number, per paper."]
+    sections += ["`setting` rows restate the paper's settings as the run uses them: they are"]
+    sections += ["inputs, not results, and `total` leaves them out.", "", table, ""]
     for paper in summary.index:
         frame = pd.read_csv(figures_dir / paper / "reproduction.csv")
         off = frame[frame["status"].isin(["deviates", "not_reproducible"])]
         sections += [f"## {paper}", "", f"{len(frame)} rows; see `{paper}/reproduction.csv`.", ""]
         if len(off):
             sections += ["Deviating or not reproducible:", "", off.to_markdown(index=False), ""]
+        if paper in findings:
+            sections += ["Our own findings (`findings.csv`):", "", render_findings(findings[paper])]
+            sections += [""]
     report = figures_dir / "REPRODUCTION.md"
     report.write_text("\n".join(sections))
-    _refresh_readme(Path(readme or paths.ROOT / "README.md"), table)
+    readme = Path(readme or paths.ROOT / "README.md")
+    _refresh_block(readme, README_BEGIN, README_END, table)
+    for paper, frame in findings.items():
+        _refresh_block(readme, *findings_markers(paper), render_findings(frame))
     return report
 
 
-def _refresh_readme(readme, table):
-    """Replace the README block between the status markers with ``table``."""
+def findings_markers(paper):
+    """The README markers around a paper's list of findings."""
+    return f"<!-- findings:{paper}:begin -->", f"<!-- findings:{paper}:end -->"
+
+
+def read_findings(figures_dir=None):
+    """Every paper's ``findings.csv``: ``{paper: DataFrame}``."""
+    figures_dir = Path(figures_dir or paths.FIGURES_DIR)
+    return {
+        csv.parent.name: pd.read_csv(csv, keep_default_na=False)
+        for csv in sorted(figures_dir.glob("*/findings.csv"))
+    }
+
+
+def readme_block(text, begin, end):
+    """The text between two markers of a README (``None`` without them)."""
+    if begin not in text or end not in text:
+        return None
+    return text.split(begin, 1)[1].split(end, 1)[0].strip("\n")
+
+
+def _refresh_block(readme, begin, end, content):
+    """Replace the README block between ``begin`` and ``end`` with ``content``."""
     if not readme.exists():
         return
     text = readme.read_text()
-    if README_BEGIN not in text or README_END not in text:
+    if readme_block(text, begin, end) is None:
         return
-    head, rest = text.split(README_BEGIN, 1)
-    _, tail = rest.split(README_END, 1)
-    readme.write_text(f"{head}{README_BEGIN}\n{table}\n{README_END}{tail}")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{begin}\n{content}\n{end}{tail}")
 
 
 def main(argv=None):
