@@ -2,7 +2,7 @@
 exact simplex QP against a general-purpose solver (SLSQP).
 
 Run with ``make bench``. The graph of Eqs. (2)-(3) is built on USPS-sized data
-(256 features, 10 ranks) by :func:`dimred.utils.graphs.knn_distances` +
+(256 features, 10 ranks) by :func:`dimred.utils.graphs.knn_neighbourhoods` +
 :func:`~dimred.utils.graphs.heat_kernel_graph` (per-rank tree queries, O(n k) memory) and
 by :func:`~dimred.utils.graphs.dense_ordinal_graph` (all pairwise enlarged distances,
 O(n^2) memory), in the same process; the report gives the speed ratio, the
@@ -19,7 +19,7 @@ from scipy.optimize import minimize
 from dimred.compendium import paths
 from dimred.compendium.reporting import write_table
 from dimred.ordinal.simplex_qp import simplex_qp
-from dimred.utils.graphs import dense_ordinal_graph, heat_kernel_graph, knn_distances
+from dimred.utils.graphs import dense_ordinal_graph, heat_kernel_graph, knn_neighbourhoods
 
 
 def timed(function, *args):
@@ -29,7 +29,7 @@ def timed(function, *args):
 
 
 def sparse_graph(X, codes, k):
-    return heat_kernel_graph(*knn_distances(X, k, codes))
+    return heat_kernel_graph(knn_neighbourhoods(X, k, codes))
 
 
 def graph_rows(sizes=(1000, 2000, 4000), n_features=256, n_ranks=10, k=10, seed=0):
@@ -80,7 +80,7 @@ def qp_row(size=9, repeats=50, seed=0):
 
 def main():
     report = pd.DataFrame([*graph_rows(), qp_row()])
-    write_table(report, paths.ROOT / "build" / "bench" / "orml", index=False)
+    write_table(report, paths.ROOT / "build" / "bench" / "orml", index=False, data="synthetic")
     print(report.to_markdown(index=False))
 
 

@@ -21,7 +21,12 @@ from test_simplex_qp import slsqp
 from dimred.ordinal.criteria import barycenter_weights, geodesic_gram
 from dimred.ordinal.orml import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
 from dimred.ordinal.thresholds import rank_thresholds, threshold_predict
-from dimred.utils.graphs import dense_ordinal_graph, heat_kernel_graph, knn_distances
+from dimred.utils.graphs import (
+    dense_ordinal_graph,
+    heat_kernel_graph,
+    knn_distances,
+    knn_neighbourhoods,
+)
 from dimred.utils.labels import check_ranks
 
 METHODS = ["lda", "lpp", "npe", "isoprojection"]
@@ -202,9 +207,9 @@ def test_heat_kernel_graph_matches_dense_construction(k):
     rng = np.random.default_rng(20 + k)
     X = rng.normal(size=(50, 3))
     codes = rng.integers(0, 3, size=50)
-    distances, indices = knn_distances(X, k, codes)
-    graph_and, sigma = heat_kernel_graph(distances, indices, "and")
-    graph_or, sigma_or = heat_kernel_graph(distances, indices, "or")
+    hoods = knn_neighbourhoods(X, k, codes)
+    graph_and, sigma = heat_kernel_graph(hoods, "and")
+    graph_or, sigma_or = heat_kernel_graph(hoods, "or")
     A_and, A_or = graph_and.toarray(), graph_or.toarray()
 
     full = enlarged_distances(X, codes)

@@ -6,10 +6,12 @@ import pytest
 from dimred.metrics.embedding import (
     adjacent_centres_nearer,
     knn_accuracy,
+    knn_vote,
     neighbourhood_scores,
     order_correlation,
     within_class_share,
 )
+from dimred.utils.rows import canonical_order
 
 
 def line_of_classes(order, per_class=20, seed=0):
@@ -78,7 +80,8 @@ def test_knn_accuracy_and_neighbourhood_scores_equal_scikit_learn_without_ties()
     Z = X[:, :2] + rng.normal(scale=0.5, size=(120, 2))
     y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5)
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
-    expected = cross_val_score(KNeighborsClassifier(5), Z, y, cv=folds).mean()
+    order = canonical_order(Z, y)  # the folds are drawn in the rows' canonical order
+    expected = cross_val_score(KNeighborsClassifier(5), Z[order], y[order], cv=folds).mean()
     assert knn_accuracy(Z, y) == pytest.approx(expected)
     scores = neighbourhood_scores(X, Z, n_neighbors=7)
     assert scores["trustworthiness"] == pytest.approx(trustworthiness(X, Z, n_neighbors=7))
@@ -95,6 +98,27 @@ def test_metrics_on_tied_data_ignore_rounding_noise():
     noisy = X + rng.normal(scale=1e-14, size=X.shape)
     assert knn_accuracy(noisy, y) == knn_accuracy(X, y)
     assert neighbourhood_scores(noisy, Z) == neighbourhood_scores(X, Z)
+
+
+def test_knn_accuracy_ignores_the_order_of_the_rows_of_tied_data():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 2, size=(150, 6)).astype(float)  # 64 patterns: duplicates galore
+    y = (X[:, 0] + X[:, 1] + rng.random(150) > 1.5).astype(int)
+    accuracy = knn_accuracy(X, y)
+    for _ in range(3):
+        perm = rng.permutation(150)
+        assert knn_accuracy(X[perm], y[perm]) == accuracy
+
+
+def test_knn_vote_lets_every_tie_at_the_kth_distance_vote():
+    X = np.array([[1.0], [-1.0], [1.0], [5.0]])
+    codes = np.array([1, 0, 1, 0])
+    # query 0: three points at distance 1 tie for the first place: codes 1, 0, 1 vote -> 1
+    assert knn_vote(X, codes, np.array([[0.0]]), 1).tolist() == [1]
+    # leave-one-out: point 1's two nearest tie at distance 2 (codes 1, 1)
+    assert knn_vote(X, codes, n_neighbors=1).tolist() == [1, 1, 1, 1]
+    # a tied vote goes to the smallest code
+    assert knn_vote(X[:2], codes[:2], np.array([[0.0]]), 1).tolist() == [0]
 
 
 def test_neighbour_order_breaks_ties_by_index():

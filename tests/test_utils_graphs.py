@@ -1,5 +1,6 @@
-"""Neighbour graphs: the deterministic tie rule, permutation equivariance, the
-sparse/dense agreement on tied data and the clipping of ``n_neighbors``."""
+"""Neighbour graphs: the tie rules (neighbourhoods take every tie at the k-th distance;
+fixed-k lists take the lowest index), permutation equivariance on duplicate-heavy data,
+the sparse/dense agreement on tied data and the clipping of ``n_neighbors``."""
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from dimred.utils.graphs import (
     heat_kernel_graph,
     knn_distances,
     knn_graph,
+    knn_neighbourhoods,
 )
 
 
@@ -22,15 +24,66 @@ def genre_like(seed, n=120, m=12):
     return X, rng.integers(0, 5, size=n)
 
 
-def integer_reference(B, k, codes=None):
-    """k nearest by exact integer squared (enlarged) distances, ties to the lowest index."""
+def integer_squares(B, codes=None):
+    """Exact integer squared (enlarged) distances, the diagonal infinite."""
     B = B.astype(np.int64)
     squared = ((B[:, None, :] - B[None, :, :]) ** 2).sum(-1)
     if codes is not None:
         squared = squared * (np.abs(codes[:, None] - codes[None, :]) + 1) ** 2
     squared = squared.astype(float)
     np.fill_diagonal(squared, np.inf)
-    return np.argsort(squared, axis=1, kind="stable")[:, :k]
+    return squared
+
+
+def integer_reference(B, k, codes=None):
+    """k nearest by exact integer squared (enlarged) distances, ties to the lowest index."""
+    return np.argsort(integer_squares(B, codes), axis=1, kind="stable")[:, :k]
+
+
+def integer_neighbourhoods(B, k, codes=None):
+    """Mask of every j with fewer than k points strictly nearer to i (exact integers)."""
+    squared = integer_squares(B, codes)
+    strictly_nearer = (squared[:, None, :] < squared[:, :, None]).sum(axis=2)
+    return (strictly_nearer < k) & np.isfinite(squared)
+
+
+def duplicate_heavy(seed, n=100, m=8):
+    """Binary rows drawn from few patterns: about half the rows have duplicates."""
+    rng = np.random.default_rng(seed)
+    patterns = (rng.random((n // 2, m)) < 0.3).astype(float)
+    X = patterns[rng.integers(0, len(patterns), size=n)]
+    assert (np.unique(X, axis=0, return_counts=True)[1] > 1).sum() > 10
+    return X, rng.integers(0, 5, size=n)
+
+
+@pytest.mark.parametrize("k", [1, 5, 10])
+@pytest.mark.parametrize("enlarged", [False, True])
+def test_neighbourhoods_take_every_tie_at_the_kth_distance(k, enlarged):
+    B, codes = genre_like(k)
+    codes = codes if enlarged else None
+    expected = integer_neighbourhoods(B, k, codes)
+    assert (expected.sum(axis=1) > k).mean() > 0.3  # the data tie at the k-th distance
+    for X in (B, B - B.mean(axis=0), 3.7 * B + 0.1, B / 3.0, B * 2.0**-300):
+        hoods = knn_neighbourhoods(X, k, codes)
+        mask = hoods.directed().toarray() > 0
+        np.testing.assert_array_equal(mask, expected)
+        scale = np.ptp(X, axis=0).max() / np.ptp(B, axis=0).max()  # X: B shifted and scaled
+        kth = np.sqrt(np.sort(integer_squares(B, codes), axis=1)[:, k - 1]) * scale
+        np.testing.assert_allclose(hoods.kth, kth, rtol=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 4, 10])
+def test_graphs_permute_with_the_rows_of_duplicate_heavy_data(k):
+    X, codes = duplicate_heavy(k)
+    rng = np.random.default_rng(100 + k)
+    graph = knn_graph(X, k).toarray()
+    heat, sigma = heat_kernel_graph(knn_neighbourhoods(X, k, codes))
+    for _ in range(3):
+        perm = rng.permutation(len(X))
+        np.testing.assert_array_equal(knn_graph(X[perm], k).toarray(), graph[perm][:, perm])
+        moved, moved_sigma = heat_kernel_graph(knn_neighbourhoods(X[perm], k, codes[perm]))
+        np.testing.assert_array_equal(moved.toarray(), heat.toarray()[perm][:, perm])
+        assert moved_sigma == sigma
 
 
 @pytest.mark.parametrize("k", [1, 5, 10])
@@ -52,9 +105,10 @@ def test_ties_go_to_the_lowest_index(k, enlarged):
 def test_knn_graph_ties_and_small_blocks(monkeypatch):
     B, _ = genre_like(3, n=90)
     reference = knn_graph(B, 6).toarray()
-    expected = np.zeros((90, 90))
-    np.put_along_axis(expected, integer_reference(B, 6), 1.0, axis=1)
-    np.testing.assert_array_equal(reference, np.maximum(expected, expected.T))
+    expected = integer_neighbourhoods(B, 6)
+    np.testing.assert_array_equal(reference, expected | expected.T)
+    both = expected & expected.T
+    np.testing.assert_array_equal(knn_graph(B, 6, mode="and").toarray(), both)
     monkeypatch.setattr(graphs, "_BLOCK", 1)  # blocks of k rows: the chunked path
     np.testing.assert_array_equal(knn_graph(B, 6).toarray(), reference)
 
@@ -64,7 +118,7 @@ def test_sparse_and_dense_ordinal_graphs_agree_on_tied_data():
         B, codes = genre_like(10 + seed)
         for X in (B, B - B.mean(axis=0)):
             for k in (3, 10):
-                sparse, _ = heat_kernel_graph(*knn_distances(X, k, codes))
+                sparse, _ = heat_kernel_graph(knn_neighbourhoods(X, k, codes))
                 np.testing.assert_array_equal(sparse.toarray(), dense_ordinal_graph(X, codes, k))
 
 

@@ -5,7 +5,13 @@ import pytest
 from scipy.linalg import eigh, orth
 from scipy.stats import ortho_group
 
-from dimred.utils.linalg import rayleigh_in_row_space, ridged, row_space, stable_signs
+from dimred.utils.linalg import (
+    generalized_eigh,
+    rayleigh_in_row_space,
+    ridged,
+    row_space,
+    stable_signs,
+)
 
 
 def quadratic(G, H):
@@ -86,3 +92,38 @@ def test_ridged_adds_the_mean_eigenvalue_times_ridge():
     B = np.diag([1.0, 2.0, 6.0])
     np.testing.assert_array_equal(ridged(B, 0.0), B)
     np.testing.assert_allclose(ridged(B, 0.5), B + 0.5 * 3.0 * np.eye(3))
+
+
+def test_a_repeated_eigenvalue_is_resolved_by_the_tie_break():
+    # lambda = 1 twice (any direction in span(e1, e2) is optimal): C decides, e2 then e1.
+    A, B, C = np.diag([1.0, 1.0, 0.5]), np.eye(3), np.diag([0.2, 3.0, 1.0])
+    values, vectors = generalized_eigh(A, B, 2, tie_break=C)
+    np.testing.assert_allclose(values, [1.0, 1.0])
+    np.testing.assert_allclose(vectors, np.eye(3)[:, [1, 0]], atol=1e-12)
+    # Rounding noise that splits the repeated eigenvalue by 1e-14 changes nothing.
+    noise = np.diag([1e-14, -1e-14, 0.0])
+    np.testing.assert_allclose(
+        generalized_eigh(A + noise, B, 2, tie_break=C)[1], vectors, atol=1e-9
+    )
+    # B-orthonormal: with B = diag(4, 1, 1) the chosen vectors scale by 1/2 along e1.
+    B = np.diag([4.0, 1.0, 1.0])
+    _, scaled = generalized_eigh(np.diag([4.0, 1.0, 0.5]), B, 2, tie_break=np.diag([4, 1, 0.0]))
+    np.testing.assert_allclose(scaled.T @ B @ scaled, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(np.abs(scaled), np.diag([0.5, 1.0, 1.0])[:, :2], atol=1e-12)
+
+
+def test_rayleigh_breaks_ties_by_the_variance_of_the_data():
+    # Every direction has the same quotient and the same B-normalised variance (B = Z^T Z):
+    # the directions of largest variance per unit length come first.
+    rng = np.random.default_rng(1)
+    Z = rng.normal(size=(200, 3)) * [1.0, 4.0, 2.0]
+    Z -= Z.mean(axis=0)
+
+    def matrices(Zr):
+        gram = Zr.T @ Zr
+        return gram, gram
+
+    values, directions = rayleigh_in_row_space(Z, matrices, 2)
+    np.testing.assert_allclose(values, [1.0, 1.0])
+    variance = np.sum((Z @ directions) ** 2, axis=0) / np.sum(directions**2, axis=0)
+    np.testing.assert_allclose(variance, np.linalg.eigvalsh(Z.T @ Z)[::-1][:2], rtol=1e-8)

@@ -4,11 +4,15 @@ The Best-View Projection paper judges 2-D projections by eye: (1) are the
 classes separated, (2) is their order preserved, (3) is the within-class
 distribution informative. Each function here turns one of these into a number.
 
-Neighbours are found by :func:`dimred.utils.graphs.neighbour_order`: distances
-rounded to a tie grid, ties to the lowest index. Discrete data (the ORCA
-datasets' binary features) tie massively, and scikit-learn's k-NN classifier and
-``trustworthiness`` break such ties by floating-point noise, which made these
-numbers depend on the BLAS kernel; here they do not.
+Neighbours are found on distances rounded to a tie grid
+(:mod:`dimred.utils.graphs`). Discrete data (the ORCA datasets' binary features)
+tie massively, and scikit-learn's k-NN classifier and ``trustworthiness`` break
+such ties by floating-point noise, which made these numbers depend on the BLAS
+kernel; here they do not. The k-NN vote (:func:`knn_vote`) lets every point tied
+with the ``k``-th neighbour vote, and :func:`knn_accuracy` draws its folds from a
+canonical order of the rows, so that neither depends on the order of the rows
+either. The rank-based measures (trustworthiness, continuity) order tied points
+by index, as their definition needs a strict ranking.
 """
 
 import warnings
@@ -17,13 +21,15 @@ import numpy as np
 from scipy.stats import spearmanr
 from sklearn.model_selection import StratifiedKFold
 
-from ..utils.graphs import neighbour_order, neighbour_ranks
+from ..utils.graphs import neighbour_keys, neighbour_order, neighbour_ranks
 from ..utils.labels import class_centres
+from ..utils.rows import canonical_order
 
 __all__ = [
     "adjacent_centres_nearer",
     "continuity",
     "knn_accuracy",
+    "knn_vote",
     "neighbourhood_scores",
     "order_correlation",
     "projected_centres",
@@ -37,11 +43,44 @@ def projected_centres(Z, y):
     return class_centres(Z, y)
 
 
+def knn_vote(X, codes, queries=None, n_neighbors=1):
+    """k-NN classification by a majority vote in which every tie at the ``k``-th distance votes.
+
+    The neighbourhood of a query is every point of ``X`` with fewer than ``k``
+    points strictly nearer (distances on the tie grid of
+    :func:`~dimred.utils.graphs.neighbour_keys`; R's ``class::knn(use.all =
+    TRUE)``), so the prediction does not depend on the order of the rows; a
+    tied vote goes to the smallest code.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    codes : ndarray of shape (n_samples,) of int
+        Class codes ``0 .. n_classes - 1`` of ``X``.
+    queries : ndarray of shape (n_queries, n_features), optional
+        Default ``X`` itself, each point leaving itself out (leave-one-out).
+    n_neighbors : int, default=1
+
+    Returns
+    -------
+    ndarray of shape (n_queries,) of int
+        Predicted codes.
+    """
+    onehot = np.eye(int(codes.max()) + 1)[codes]
+    predicted = []
+    for _, keys in neighbour_keys(X, queries):
+        kth = np.partition(keys, n_neighbors - 1, axis=1)[:, n_neighbors - 1 : n_neighbors]
+        predicted.append(((keys <= kth) @ onehot).argmax(axis=1))
+    return np.concatenate(predicted)
+
+
 def knn_accuracy(Z, y, n_neighbors=5, n_splits=5, random_state=0):
     """Class separation: stratified cross-validated k-NN accuracy in the embedding.
 
-    The k-NN classifier of scikit-learn (majority vote, a tied vote to the
-    smallest label) with deterministic neighbours (see the module docstring).
+    Majority vote of the ``k`` nearest training points, every point tied with the
+    ``k``-th voting, a tied vote to the smallest label (:func:`knn_vote`). The
+    folds are drawn on the rows in :func:`~dimred.utils.rows.canonical_order`
+    of ``(Z, y)``, so the accuracy does not depend on the order of the rows.
     ``n_splits`` is lowered to the size of the smallest class (at least 2); a
     class with a single member (bondrate's class 5) is then missing from one
     training fold and always misclassified there (scikit-learn's warning about
@@ -49,6 +88,8 @@ def knn_accuracy(Z, y, n_neighbors=5, n_splits=5, random_state=0):
     """
     Z = np.asarray(Z, dtype=float)
     classes, codes = np.unique(y, return_inverse=True)
+    order = canonical_order(Z, codes)
+    Z, codes = Z[order], codes[order]
     splits = max(2, min(n_splits, np.bincount(codes).min()))
     folds = StratifiedKFold(splits, shuffle=True, random_state=random_state)
     n_neighbors = min(n_neighbors, len(y) - len(y) // splits - 1)
@@ -57,10 +98,8 @@ def knn_accuracy(Z, y, n_neighbors=5, n_splits=5, random_state=0):
         splits = list(folds.split(Z, codes))
     scores = []
     for train, test in splits:
-        nearest = neighbour_order(Z[train], Z[test])[:, :n_neighbors]
-        votes = np.zeros((test.size, classes.size), dtype=int)
-        np.add.at(votes, (np.arange(test.size)[:, None], codes[train][nearest]), 1)
-        scores.append(np.mean(votes.argmax(axis=1) == codes[test]))
+        predicted = knn_vote(Z[train], codes[train], Z[test], n_neighbors)
+        scores.append(np.mean(predicted == codes[test]))
     return float(np.mean(scores))
 
 

@@ -41,13 +41,19 @@ means do) and is left as the paper states it.
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import pinvh
+from scipy.linalg import eigh
 from scipy.sparse.csgraph import shortest_path
 
-from ..utils.graphs import heat_kernel_graph, knn_distances, laplacian
+from ..utils.graphs import heat_kernel_graph, knn_neighbourhoods, laplacian
 from ..utils.labels import class_centres
 from ..utils.linalg import rayleigh_in_row_space, ridged, row_space
 from .simplex_qp import simplex_qp
+
+#: ORML's Eq. (6) is refused when a step between consecutive rank means is invisible to
+#: ``S^+`` (its ``(m_{r+1} - m_r) S^+ (m_{r+1} - m_r)`` below this fraction of the largest
+#: it could be: the dual then puts its weight there and ``w`` is rounding noise), or when
+#: the smallest margin is below this fraction of ``|w| max|m_{r+1} - m_r|``.
+MARGIN_RTOL = 1e-8
 
 __all__ = [
     "IsoProjectionCriterion",
@@ -118,7 +124,9 @@ class LPPCriterion(_RatioCriterion):
     ``Z^T W Z`` over ``Z^T D Z`` (maximised).
 
     Heat-kernel weights ``W`` on the "or" k-NN graph with the width rule of
-    ORML's Eq. (2) on Euclidean distances, ``D`` their degrees. Minimising
+    ORML's Eq. (2) on Euclidean distances, ``D`` their degrees; points tied with
+    the ``k``-th neighbour are neighbours too
+    (:func:`~dimred.utils.graphs.knn_neighbourhoods`). Minimising
     ``w^T Z^T L Z w / w^T Z^T D Z w`` (``L = D - W``) is maximising this
     quotient, which equals one minus it; with the ridge in the denominator
     only the maximised form penalises directions of vanishing variance (the
@@ -127,7 +135,7 @@ class LPPCriterion(_RatioCriterion):
 
     def __init__(self, X, n_neighbors, ridge):
         super().__init__(ridge)
-        self.graph, _ = heat_kernel_graph(*knn_distances(X, n_neighbors), mode="or")
+        self.graph, _ = heat_kernel_graph(knn_neighbourhoods(X, n_neighbors), mode="or")
         self.degree = sp.diags(np.asarray(self.graph.sum(axis=1)).ravel())
 
     def matrices(self, Z):
@@ -137,19 +145,25 @@ class LPPCriterion(_RatioCriterion):
 def barycenter_weights(X, n_neighbors, reg=1e-3):
     """LLE reconstruction weights (Roweis & Saul 2000) as a sparse ``n x n`` matrix.
 
-    Row ``i`` holds the weights of its ``k`` nearest neighbours that best
-    reconstruct ``x_i`` and sum to one; the local Gram matrix is regularised by
-    ``reg * trace`` (scikit-learn's convention).
+    Row ``i`` holds the weights of its ``k``-nearest neighbourhood (every point
+    tied with the ``k``-th included, :func:`~dimred.utils.graphs.knn_neighbourhoods`)
+    that best reconstruct ``x_i`` and sum to one; the local Gram matrix is
+    regularised by ``reg * trace`` (scikit-learn's convention), which makes the
+    weights unique: tied and duplicate neighbours get equal weights, whatever
+    the order of the rows.
     """
-    _, indices = knn_distances(X, n_neighbors)
-    local = X[indices] - X[:, None, :]  # (n, k, d)
-    gram = local @ local.transpose(0, 2, 1)
-    trace = np.trace(gram, axis1=1, axis2=2)
-    gram += (reg * np.where(trace > 0, trace, 1.0))[:, None, None] * np.eye(n_neighbors)
-    weights = np.linalg.solve(gram, np.ones((X.shape[0], n_neighbors, 1)))[..., 0]
-    weights /= weights.sum(axis=1, keepdims=True)
-    rows = np.repeat(np.arange(X.shape[0]), n_neighbors)
-    return sp.csr_matrix((weights.ravel(), (rows, indices.ravel())), (X.shape[0],) * 2)
+    hoods = knn_neighbourhoods(X, n_neighbors)
+    weights = np.empty(hoods.indices.size)
+    for size in np.unique(hoods.sizes):  # one batched solve per neighbourhood size
+        members = np.flatnonzero(hoods.sizes == size)
+        entries = hoods.indptr[members, None] + np.arange(size)
+        local = X[hoods.indices[entries]] - X[members, None, :]  # (rows, size, d)
+        gram = local @ local.transpose(0, 2, 1)
+        trace = np.trace(gram, axis1=1, axis2=2)
+        gram += (reg * np.where(trace > 0, trace, 1.0))[:, None, None] * np.eye(size)
+        solved = np.linalg.solve(gram, np.ones((members.size, size, 1)))[..., 0]
+        weights[entries] = solved / solved.sum(axis=1, keepdims=True)
+    return hoods.directed(weights)
 
 
 class NPECriterion(_RatioCriterion):
@@ -175,17 +189,16 @@ def geodesic_gram(X, n_neighbors):
     """Isomap's ``tau(D_G) = -J D_G^2 J / 2`` from geodesic distances on the k-NN graph.
 
     Geodesics are shortest paths on the symmetric ("or") k-NN graph with
-    Euclidean edge lengths. Pairs in different connected components (no
-    path) get the largest finite geodesic distance, so that the Gram matrix
-    stays finite. Memory O(n^2): the method is defined by this dense matrix.
+    Euclidean edge lengths (points tied with the ``k``-th neighbour included,
+    :func:`~dimred.utils.graphs.knn_neighbourhoods`). Pairs in different
+    connected components (no path) get the largest finite geodesic distance, so
+    that the Gram matrix stays finite. Memory O(n^2): the method is defined by
+    this dense matrix.
     """
-    distances, indices = knn_distances(X, n_neighbors)
-    n = X.shape[0]
-    rows = np.repeat(np.arange(n), distances.shape[1])
+    hoods = knn_neighbourhoods(X, n_neighbors)
     # Coincident points have zero length; a tiny positive length keeps the edge.
-    lengths = np.maximum(distances.ravel(), np.finfo(float).tiny)
-    graph = sp.csr_matrix((lengths, (rows, indices.ravel())), (n, n))
-    geodesic = shortest_path(graph.maximum(graph.T), method="D", directed=False)
+    lengths = np.maximum(hoods.distances, np.finfo(float).tiny)
+    geodesic = shortest_path(hoods.symmetric(lengths), method="D", directed=False)
     finite = np.isfinite(geodesic)
     geodesic[~finite] = geodesic[finite].max()
     squared = geodesic**2
@@ -211,8 +224,10 @@ class ORMLCriterion:
     ``w^T (m_{r+1} - m_r) >= gamma``.
 
     The graph is Eq. (2)'s heat kernel on the two-way ("and") k-NN graph of
-    the rank-enlarged distance (3). The direction is Eq. (6) with the dual
-    (7) solved exactly by :func:`~dimred.ordinal.simplex_qp.simplex_qp`:
+    the rank-enlarged distance (3), points tied with the ``k``-th neighbour
+    included (:func:`~dimred.utils.graphs.knn_neighbourhoods`). The direction
+    is Eq. (6) with the dual (7) solved exactly by
+    :func:`~dimred.ordinal.simplex_qp.simplex_qp`:
     ``w = S^+ sum_r alpha_r (m_{r+1} - m_r) / 2`` with ``S = Z^T L Z``.
 
     Parameters
@@ -224,13 +239,13 @@ class ORMLCriterion:
     n_neighbors : int
     C : float
     ridge : float
-        0: the paper's Moore-Penrose pseudo-inverse of ``S``. Positive: the
-        inverse of ``S + ridge * trace(S) / m * I``.
+        0: the paper's Moore-Penrose pseudo-inverse of ``S`` (:func:`psd_pinv`).
+        Positive: the inverse of ``S + ridge * trace(S) / m * I``.
     """
 
     def __init__(self, X, codes, n_neighbors, C, ridge):
         self.codes, self.C, self.ridge = codes, C, ridge
-        self.graph, self.sigma = heat_kernel_graph(*knn_distances(X, n_neighbors, codes))
+        self.graph, self.sigma = heat_kernel_graph(knn_neighbourhoods(X, n_neighbors, codes))
         self.laplacian = laplacian(self.graph)
 
     def _problem(self, Z):
@@ -242,17 +257,56 @@ class ORMLCriterion:
     def direction(self, Z):
         """Eq. (6)-(7); info holds the multipliers ``alpha``, margin and rank of ``S``."""
         scatter, differences = self._problem(Z)
-        inverse = pinvh(scatter) if self.ridge == 0 else np.linalg.inv(scatter)
-        alpha = simplex_qp(differences @ inverse @ differences.T, self.C)
+        # S <= 2 Z^T D Z: the degree-weighted scatter sets the scale of S's rounding noise
+        degrees = np.asarray(self.graph.sum(axis=1)).ravel()
+        scale = 2 * float(np.einsum("i,ij,ij->", degrees, Z, Z))
+        inverse = psd_pinv(scatter, scale) if self.ridge == 0 else np.linalg.inv(scatter)
+        gram = differences @ inverse @ differences.T
+        bound = np.abs(differences).max() ** 2 * differences.shape[1] * np.abs(inverse).max()
+        if np.diag(gram).min() <= MARGIN_RTOL * bound:  # a step between ranks S^+ cannot see
+            _vanished(0.0)
+        alpha = simplex_qp((gram + gram.T) / 2, self.C)
         w = inverse @ differences.T @ alpha / 2
         info = {
             "alpha": alpha,
             "margin": float((differences @ w).min()),
             "scatter_rank": int(np.linalg.matrix_rank(scatter, hermitian=True)),
         }
+        if info["margin"] <= MARGIN_RTOL * np.linalg.norm(w) * np.abs(differences).max():
+            _vanished(info["margin"])
         return w, info
 
     def objective(self, Z, w):
         """``J(w, gamma)`` of Eq. (4) with ``gamma`` the smallest margin."""
         scatter, differences = self._problem(Z)
         return float(w @ scatter @ w - self.C * (differences @ w).min())
+
+
+def psd_pinv(S, scale=None, rtol=1e-10):
+    """Moore-Penrose pseudo-inverse of a positive semi-definite ``S``.
+
+    ``S = Z^T L Z`` is semi-definite: its negative eigenvalues, and the positive ones
+    below ``rtol`` times ``scale`` (default: the largest eigenvalue), are rounding
+    noise of a null space. The quadratic form of a Laplacian accumulates rounding
+    well above ``numpy``'s ``n eps`` rank rule: on tied data whose neighbours are
+    duplicates, ``S`` is all noise, which a relative rule would invert into
+    directions of size 1e13. They are dropped with the null space. Pass as ``scale``
+    a bound of ``S`` that does not vanish with it (``2 tr(Z^T D Z)``). On the
+    papers' data the genuine eigenvalues lie above 1e-6 of the largest and the noise
+    below 1e-15.
+    """
+    values, vectors = eigh(S)
+    reference = np.abs(values).max(initial=0.0) if scale is None else max(scale, 0.0)
+    keep = values > rtol * reference
+    return (vectors[:, keep] / values[keep]) @ vectors[:, keep].T
+
+
+def _vanished(margin):
+    """Refuse an ORML solution that orders no rank (``w`` is rounding noise)."""
+    raise ValueError(
+        f"ORML: the solution of Eq. (6) does not order the ranks (its smallest margin is "
+        f"{margin:.3g}, not positive): the pseudo-inverse of S = X L X^T discards the "
+        "directions along which the rank means differ, which happens when the "
+        "neighbourhood graph splits the ranks apart. ORML(ridge=1e-8) takes the "
+        "largest-margin direction of zero manifold cost instead."
+    )

@@ -257,7 +257,7 @@ class MultilinearORML(_TensorRanker, ORML):
     Notes
     -----
     The start ``w2`` is the only random element: for a given ``random_state``
-    the fit is deterministic (graph ties broken by index, signs fixed), and
+    the fit is deterministic (graph ties joined, signs fixed), and
     different starts may reach different local optima of the alternation.
     """
 

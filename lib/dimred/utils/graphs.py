@@ -3,11 +3,13 @@ LPP, NPE, IsoProjection and their tensor versions).
 
 Which neighbours are the nearest
 --------------------------------
-Discrete data tie massively (MovieLens' binary genre vectors: most points have
-many neighbours at the distance of their ``k``-th), and a tie broken by
-floating-point noise makes the graph -- and every estimator built on it --
-depend on the BLAS kernel, the tree traversal and the order of the rows. Here
-the neighbours of ``x_i`` are a documented function of the data:
+Discrete data tie massively (MovieLens' binary genre vectors: a user's 100
+training movies hold dozens of duplicates, and most points have many neighbours
+at the distance of their ``k``-th). A tie broken by floating-point noise makes
+the graph -- and every estimator built on it -- depend on the BLAS kernel and
+the tree traversal; a tie broken by index makes it depend on the order of the
+rows in the file. Here the neighbours of ``x_i`` are a function of the data
+alone:
 
 1. distances are computed directly, ``||x_i - x_j||`` from the difference
    (not from ``||x||^2 - 2 x.y + ||y||^2``, which is off by ~1e-8 of the data
@@ -16,27 +18,43 @@ the neighbours of ``x_i`` are a documented function of the data:
 2. each distance is rounded to a grid of :data:`TIE_RTOL` times the data's
    diameter (the diagonal of its bounding box), so that distances equal in
    exact arithmetic compare equal;
-3. neighbours are taken in increasing (rounded distance, index) order: ties go
-   to the lowest row index.
+3. **graphs** (:func:`knn_neighbourhoods`, :func:`knn_graph`,
+   :func:`heat_kernel_graph`) take every point tied with the ``k``-th
+   neighbour: the neighbourhood of ``x_i`` is every ``x_j`` (``j != i``) with
+   fewer than ``k`` points strictly nearer, the convention of R's
+   ``class::knn(use.all = TRUE)``. It holds ``k`` points when there is no tie
+   at the ``k``-th distance and more when there is; it is the same set under
+   any permutation of the rows, so the graph permutes with them;
+4. :func:`knn_distances` -- a fixed ``k`` per point, for the quality measures
+   and candidate searches that need exactly ``k`` -- takes the tied in
+   increasing index order (ties to the lowest row index).
 
-Working memory is O(n k) plus a block of at most ``max(n k, 2^20)`` floats;
-no ``n x n`` matrix is formed, except by the dense reference
-:func:`dense_ordinal_graph`, which applies the same rule and gives the same graph.
+Distances are computed on ``X`` divided by a power of two near its largest
+magnitude (exact), so that their squares neither overflow nor underflow: the
+neighbours of ``X * 1e200`` or ``X * 1e-200`` are those of ``X``.
+
+Working memory is O(n k) (O(n m) for neighbourhoods of ``m`` tied points) plus a
+block of at most ``max(n k, 2^20)`` floats; no ``n x n`` matrix is formed, except
+by the dense reference :func:`dense_ordinal_graph`, which applies the same rule
+and gives the same graph.
 """
 
 import numbers
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 __all__ = [
     "TIE_RTOL",
+    "Neighbourhoods",
     "check_n_neighbors",
     "dense_ordinal_graph",
     "heat_kernel_graph",
     "knn_distances",
     "knn_graph",
+    "knn_neighbourhoods",
     "laplacian",
     "neighbour_order",
     "neighbour_ranks",
@@ -49,6 +67,109 @@ TIE_RTOL = 1e-10
 _BLOCK = 2**20
 
 
+@dataclass(frozen=True)
+class Neighbourhoods:
+    """Directed k-nearest neighbourhoods with ties, in CSR layout.
+
+    Row ``i`` holds ``indices[indptr[i]:indptr[i + 1]]`` (increasing) at the
+    exact (enlarged) ``distances``: every point tied with the ``k``-th neighbour
+    is included (module docstring, rule 3).
+
+    Attributes
+    ----------
+    indptr : ndarray of shape (n_samples + 1,)
+    indices : ndarray of shape (n_entries,)
+    distances : ndarray of shape (n_entries,)
+    kth : ndarray of shape (n_samples,)
+        Distance to the ``k``-th neighbour (the ``k``-th smallest distance).
+    """
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    distances: np.ndarray
+    kth: np.ndarray
+
+    @property
+    def n_samples(self):
+        return self.kth.size
+
+    @property
+    def sizes(self):
+        """Points in each neighbourhood (``k``, or more where the ``k``-th ties)."""
+        return np.diff(self.indptr)
+
+    @property
+    def rows(self):
+        """The row of every entry."""
+        return np.repeat(np.arange(self.n_samples), self.sizes)
+
+    def directed(self, weights=None):
+        """The directed graph with ``weights`` (default 1) on its entries, as CSR."""
+        data = np.ones(self.indices.size) if weights is None else weights
+        return sp.csr_matrix((data, self.indices, self.indptr), shape=(self.n_samples,) * 2)
+
+    def symmetric(self, weights=None, mode="or"):
+        """Edge ``i - j`` when ``j`` is a neighbour of ``i`` *or* (``"and"``: *and*)
+        ``i`` of ``j``; weights must be positive and symmetric in the pair."""
+        directed = self.directed(weights)
+        graph = directed.maximum(directed.T) if mode == "or" else directed.minimum(directed.T)
+        return sp.csr_matrix(graph)
+
+
+def knn_neighbourhoods(X, n_neighbors, codes=None):
+    """k-nearest neighbourhoods of every point, every tie at the ``k``-th included.
+
+    The neighbourhood of ``x_i`` is every ``x_j`` (``j != i``; duplicates of
+    ``x_i`` at distance 0 included) with fewer than ``k`` points strictly
+    nearer, distances compared on the tie grid (module docstring). It does not
+    depend on the order of the rows. With ``codes`` the distance is ORML's Eq.
+    (3), ``d(x_i, x_j) = (|y_i - y_j| + 1) ||x_i - x_j||``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    n_neighbors : int
+        ``k``, with ``0 < k < n_samples``.
+    codes : ndarray of shape (n_samples,) of int, optional
+        Rank index of each sample; ``None`` gives Euclidean distances.
+
+    Returns
+    -------
+    Neighbourhoods
+    """
+    n_samples = X.shape[0]
+    _check_neighbors(n_neighbors, n_samples)
+    X, exponent = _binary_scaled(X)
+    unit = _tie_unit(X)
+    candidates = _candidate_search(X, codes, n_neighbors, unit)
+    block = max(1, min(n_samples, max(n_neighbors, _BLOCK // n_samples)))
+    rows, cols, distances, kth = [], [], [], []
+    for start in range(0, n_samples, block):
+        index = np.arange(start, min(start + block, n_samples))
+        local, col = candidates(index)
+        exact = _distances(X, index[local], col, codes)
+        keep, kth_block = _tied_nearest(local, exact, unit, n_neighbors, index.size)
+        rows.append(index[local[keep]])
+        cols.append(col[keep])
+        distances.append(exact[keep])
+        kth.append(kth_block)
+    rows, cols, distances = map(np.concatenate, (rows, cols, distances))
+    order = np.lexsort((cols, rows))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n_samples))])
+    distances, kth = np.ldexp(distances[order], exponent), np.ldexp(np.concatenate(kth), exponent)
+    return Neighbourhoods(indptr, cols[order], distances, kth)
+
+
+def _tied_nearest(rows, distances, unit, n_neighbors, n_rows):
+    """Mask of the candidates within the ``k``-th rounded distance of their row, and each
+    row's ``k``-th smallest distance; every row has at least ``k`` candidates."""
+    order = np.lexsort((distances, rows))
+    starts = np.searchsorted(rows[order], np.arange(n_rows))
+    kth = order[starts + n_neighbors - 1]
+    keys = _tie_keys(distances, unit)
+    return keys <= keys[kth][rows], distances[kth]
+
+
 def knn_graph(X, n_neighbors, mode="or"):
     """Symmetric 0/1 k-nearest-neighbour graph as a sparse matrix.
 
@@ -58,23 +179,16 @@ def knn_graph(X, n_neighbors, mode="or"):
     n_neighbors : int
         ``k``; must be smaller than ``n_samples``.
     mode : {"or", "and"}, default="or"
-        Edge ``i - j`` when ``j`` is among the ``k`` nearest neighbours of ``i``
-        *or* (``"and"``: *and*) ``i`` among those of ``j``. Neighbours follow
-        the deterministic tie rule of the module docstring.
+        Edge ``i - j`` when ``j`` is in the ``k``-nearest neighbourhood of ``i``
+        *or* (``"and"``: *and*) ``i`` in that of ``j``; neighbourhoods include
+        every point tied with the ``k``-th (:func:`knn_neighbourhoods`).
 
     Returns
     -------
     scipy.sparse.csr_matrix of shape (n_samples, n_samples)
-        Memory O(n k); no self-loops.
+        Memory O(n k) without ties; no self-loops.
     """
-    _, indices = knn_distances(X, n_neighbors)
-    n_samples = X.shape[0]
-    rows = np.repeat(np.arange(n_samples), n_neighbors)
-    directed = sp.csr_matrix(
-        (np.ones(indices.size), (rows, indices.ravel())), shape=(n_samples, n_samples)
-    )
-    graph = directed.maximum(directed.T) if mode == "or" else directed.minimum(directed.T)
-    return sp.csr_matrix(graph)
+    return knn_neighbourhoods(X, n_neighbors).symmetric(mode=mode)
 
 
 def split_by_label(graph, y):
@@ -125,6 +239,7 @@ def knn_distances(X, n_neighbors, codes=None):
     """
     n_samples = X.shape[0]
     _check_neighbors(n_neighbors, n_samples)
+    X, exponent = _binary_scaled(X)
     unit = _tie_unit(X)
     candidates = _candidate_search(X, codes, n_neighbors, unit)
     block = max(1, min(n_samples, max(n_neighbors, _BLOCK // n_samples)))
@@ -136,7 +251,7 @@ def knn_distances(X, n_neighbors, codes=None):
         d, i = _nearest(local, cols, exact, unit, n_neighbors, rows.size)
         distances.append(d)
         indices.append(i)
-    return np.vstack(distances), np.vstack(indices)
+    return np.ldexp(np.vstack(distances), exponent), np.vstack(indices)
 
 
 def _candidate_search(X, codes, n_neighbors, unit):
@@ -168,44 +283,42 @@ def _candidate_search(X, codes, n_neighbors, unit):
     return candidates
 
 
-def heat_kernel_graph(distances, indices, mode="and"):
-    """Symmetric heat-kernel graph of ORML's Eq. (2) from directed k-NN distances.
+def heat_kernel_graph(neighbourhoods, mode="and"):
+    """Symmetric heat-kernel graph of ORML's Eq. (2) from k-nearest neighbourhoods.
 
     ``A_ij = exp(-d_ij^2 / (2 sigma))`` on the edges kept by ``mode``, with
     ``sigma = sum_i d(x_i, x_iK)^2 / n`` the mean squared distance to the
-    ``k``-th neighbour (as defined after Eq. 2).
+    ``k``-th neighbour (as defined after Eq. 2). Points tied with the ``k``-th
+    neighbour are neighbours too (:func:`knn_neighbourhoods`).
 
     Parameters
     ----------
-    distances, indices : ndarray of shape (n_samples, n_neighbors)
-        From :func:`knn_distances`.
+    neighbourhoods : Neighbourhoods
+        From :func:`knn_neighbourhoods`.
     mode : {"and", "or"}, default="and"
-        ``"and"``: ORML's two-way criterion, ``i`` and ``j`` each among the
-        other's neighbours; ``"or"``: either (LPP's usual graph).
+        ``"and"``: ORML's two-way criterion, ``i`` and ``j`` each in the other's
+        neighbourhood; ``"or"``: either (LPP's usual graph).
 
     Returns
     -------
     graph : scipy.sparse.csr_matrix of shape (n_samples, n_samples)
     sigma : float
     """
-    n_samples, k = distances.shape
-    sigma = np.mean(distances[:, -1] ** 2)
-    weights = np.exp(-(distances**2) / (2 * sigma)) if sigma > 0 else np.ones_like(distances)
-    rows = np.repeat(np.arange(n_samples), k)
-    directed = sp.csr_matrix((weights.ravel(), (rows, indices.ravel())), (n_samples,) * 2)
-    graph = directed.minimum(directed.T) if mode == "and" else directed.maximum(directed.T)
-    return sp.csr_matrix(graph), sigma
+    sigma = float(np.mean(neighbourhoods.kth**2))
+    d = neighbourhoods.distances
+    weights = np.exp(-(d**2) / (2 * sigma)) if sigma > 0 else np.ones_like(d)
+    return neighbourhoods.symmetric(weights, mode), sigma
 
 
 def dense_ordinal_graph(X, codes, n_neighbors):
     """Reference construction of ORML's graph through the dense n x n distance matrix.
 
     The straightforward implementation of Eqs. (2)-(3): all pairwise enlarged
-    distances, the ``k`` first of each row in (rounded distance, index) order
-    (the tie rule of the module docstring), the "and" rule on dense masks.
-    O(n^2) memory; kept as the baseline of the benchmark and the tests of
-    :func:`knn_distances` + :func:`heat_kernel_graph`, which it matches, ties
-    included.
+    distances, in each row every point within the ``k``-th smallest rounded
+    distance (the tie rule of the module docstring), the "and" rule on dense
+    masks. O(n^2) memory; kept as the baseline of the benchmark and the tests of
+    :func:`knn_neighbourhoods` + :func:`heat_kernel_graph`, which it matches,
+    ties included.
 
     Returns
     -------
@@ -216,20 +329,55 @@ def dense_ordinal_graph(X, codes, n_neighbors):
     enlarged = np.vstack([_distances(X, np.full(n, i), everyone, codes) for i in everyone])
     keys = _tie_keys(enlarged, _tie_unit(X))
     np.fill_diagonal(keys, np.inf)
-    order = np.lexsort((np.broadcast_to(everyone, (n, n)), keys), axis=1)[:, :n_neighbors]
-    neighbour = np.zeros((n, n), dtype=bool)
-    np.put_along_axis(neighbour, order, True, axis=1)
-    sigma = np.mean(np.take_along_axis(enlarged, order[:, -1:], axis=1) ** 2)
+    kth_key = np.sort(keys, axis=1)[:, n_neighbors - 1 : n_neighbors]
+    neighbour = keys <= kth_key
+    others = np.where(np.eye(n, dtype=bool), np.inf, enlarged)
+    sigma = np.mean(np.sort(others, axis=1)[:, n_neighbors - 1] ** 2)
     return np.where(neighbour & neighbour.T, np.exp(-(enlarged**2) / (2 * sigma)), 0.0)
 
 
-def neighbour_order(X, queries=None, batch=2**22):
-    """Every point of ``X`` in neighbour order, for each query, under the tie rule above.
+def neighbour_keys(X, queries=None, batch=2**22):
+    """Distances from each query to every point of ``X``, rounded to the tie grid, by blocks.
 
     The dense counterpart of :func:`knn_distances`, for the quality metrics of
     embeddings of a few thousand points (``n_queries x n`` memory): distances
-    from differences, rounded to the tie grid of ``X`` and the queries together,
-    ties to the lowest index.
+    from differences, rounded to the tie grid of ``X`` and the queries together
+    (equal keys are ties).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    queries : ndarray of shape (n_queries, n_features), optional
+        Default ``X`` itself, each point's key for itself then ``inf``.
+    batch : int, default=2**22
+        Floats of the differences held at once.
+
+    Yields
+    ------
+    start : int
+        Index of the block's first query.
+    keys : ndarray of shape (n_block, n_samples)
+    """
+    own = queries is None
+    queries = X if own else queries
+    both, _ = _binary_scaled(np.vstack([X, queries]))
+    X, queries = both[: X.shape[0]], both[X.shape[0] :]
+    unit = _tie_unit(both)
+    n, m = X.shape[0], queries.shape[0]
+    step = max(1, batch // max(n * X.shape[1], 1))
+    for start in range(0, m, step):
+        block = queries[start : start + step]
+        difference = block[:, None, :] - X[None, :, :]
+        keys = _tie_keys(np.sqrt(np.sum(difference * difference, axis=2)), unit)
+        if own:
+            keys[np.arange(len(block)), np.arange(start, start + len(block))] = np.inf
+        yield start, keys
+
+
+def neighbour_order(X, queries=None, batch=2**22):
+    """Every point of ``X`` in neighbour order, for each query, ties to the lowest index.
+
+    Keys from :func:`neighbour_keys`.
 
     Parameters
     ----------
@@ -246,20 +394,12 @@ def neighbour_order(X, queries=None, batch=2**22):
         (``n_samples - 1`` columns when ``queries`` is ``None``).
     """
     own = queries is None
-    queries = X if own else queries
-    unit = _tie_unit(np.vstack([X, queries]))
-    n, m = X.shape[0], queries.shape[0]
-    step = max(1, batch // max(n * X.shape[1], 1))
+    n, m = X.shape[0], (X if own else queries).shape[0]
     order = np.empty((m, n - own), dtype=np.intp)
-    columns = np.broadcast_to(np.arange(n), (min(step, m), n))
-    for start in range(0, m, step):
-        block = queries[start : start + step]
-        difference = block[:, None, :] - X[None, :, :]
-        keys = _tie_keys(np.sqrt(np.sum(difference * difference, axis=2)), unit)
-        if own:
-            keys[np.arange(len(block)), np.arange(start, start + len(block))] = -1
-        ranked = np.lexsort((columns[: len(block)], keys), axis=1)
-        order[start : start + len(block)] = ranked[:, 1:] if own else ranked
+    for start, keys in neighbour_keys(X, queries, batch):
+        columns = np.broadcast_to(np.arange(n), keys.shape)
+        ranked = np.lexsort((columns, keys), axis=1)
+        order[start : start + len(keys)] = ranked[:, : n - own]
     return order
 
 
@@ -311,6 +451,18 @@ def check_n_neighbors(n_neighbors, n_samples, name):
             stacklevel=3,
         )
     return int(min(n_neighbors, n_samples - 1))
+
+
+def _binary_scaled(X):
+    """``X`` divided by the power of two ``2^e`` nearest above its largest magnitude, and ``e``.
+
+    Exact (a power of two changes no rounding), so distances and their order are
+    those of ``X`` itself, multiplied back by ``2^e``; but their squares can neither
+    overflow (``X * 1e200``) nor underflow to ties (``X * 1e-200``).
+    """
+    magnitude = np.abs(X).max(initial=0.0)
+    exponent = int(np.frexp(magnitude)[1]) if magnitude > 0 else 0
+    return np.ldexp(X, -exponent), exponent
 
 
 def _tie_unit(X):

@@ -16,6 +16,9 @@ __all__ = [
 #: Entries within this relative distance of the largest magnitude count as tied
 #: with it in :func:`stable_signs`, so that rounding cannot pick the reference entry.
 SIGN_RTOL = 1e-8
+#: Eigenvalues closer than this fraction of the largest magnitude count as repeated in
+#: :func:`generalized_eigh` (its ``tie_break``).
+EIGEN_RTOL = 1e-8
 
 
 def numerical_rank(singular_values, rtol=1e-10):
@@ -54,7 +57,7 @@ def ridged(B, ridge):
     return B + ridge * np.trace(B) / n * np.eye(n) if ridge > 0 else B
 
 
-def generalized_eigh(A, B, n_components, ridge=0.0):
+def generalized_eigh(A, B, n_components, ridge=0.0, tie_break=None):
     """Leading solutions of ``A w = lambda B w``, ``B`` positive definite (largest first).
 
     Parameters
@@ -66,6 +69,15 @@ def generalized_eigh(A, B, n_components, ridge=0.0):
         its diagonal when ``ridge > 0`` (for singular ``B``).
     n_components : int
     ridge : float, default=0.0
+    tie_break : ndarray of shape (n, n), optional
+        Symmetric positive semi-definite ``C``. A repeated eigenvalue (within
+        :data:`EIGEN_RTOL` of the largest magnitude) has a whole eigenspace of
+        solutions, from which LAPACK returns a basis that depends on rounding;
+        with ``tie_break``, the eigenspace's basis is chosen by ``w^T C w`` instead
+        (largest first, over ``w^T B w = 1``), and where that ties too, by the
+        smallest Euclidean norm, so that the leading ``n_components`` are a
+        function of the problem, not of the BLAS or the order of the rows.
+        Without it, only the leading ``n_components`` are computed.
 
     Returns
     -------
@@ -77,8 +89,40 @@ def generalized_eigh(A, B, n_components, ridge=0.0):
     A = (A + A.T) / 2
     B = ridged((B + B.T) / 2, ridge)
     n = A.shape[0]
-    values, vectors = eigh(A, B, subset_by_index=[n - n_components, n - 1])
-    return values[::-1], stable_signs(vectors[:, ::-1])
+    if tie_break is None:
+        values, vectors = eigh(A, B, subset_by_index=[n - n_components, n - 1])
+        return values[::-1], stable_signs(vectors[:, ::-1])
+    values, vectors = eigh(A, B)
+    values, vectors = values[::-1], vectors[:, ::-1]
+    vectors = _break_ties(values, vectors, B, (tie_break + tie_break.T) / 2)
+    return values[:n_components], stable_signs(vectors[:, :n_components])
+
+
+def _break_ties(values, vectors, B, C):
+    """Rotate the ``B``-orthonormal eigenvectors of each repeated eigenvalue (``values``
+    decreasing) within their eigenspace: largest ``w^T C w`` first, and where that ties
+    too, smallest Euclidean norm first (largest ``w^T B w`` per unit length). Rotations
+    keep the basis ``B``-orthonormal."""
+    for start, stop in _repeated(values):
+        space = vectors[:, start:stop]
+        variance, rotation = np.linalg.eigh(space.T @ C @ space)
+        space = space @ rotation[:, ::-1]
+        for first, last in _repeated(variance[::-1]):
+            part = space[:, first:last]
+            _, rotation = np.linalg.eigh(part.T @ part)
+            space[:, first:last] = part @ rotation
+        vectors[:, start:stop] = space
+    return vectors
+
+
+def _repeated(values):
+    """``(start, stop)`` of each run of two or more equal ``values`` (decreasing), equal
+    meaning within :data:`EIGEN_RTOL` of the largest magnitude of consecutive ones."""
+    values = np.asarray(values)
+    scale = np.abs(values).max(initial=0.0)
+    starts = np.flatnonzero(np.diff(values, prepend=np.inf) < -EIGEN_RTOL * scale)
+    stops = [*starts[1:], values.size]
+    return [(a, b) for a, b in zip(starts, stops, strict=True) if b - a > 1]
 
 
 def row_space(Z, rtol=1e-10):
@@ -100,6 +144,10 @@ def row_space(Z, rtol=1e-10):
 
 def rayleigh_in_row_space(Z, matrices, n_components, ridge=0.0, basis=None):
     """Maximisers of ``w^T A w / w^T B w`` among the directions in which ``Z`` varies.
+
+    A repeated eigenvalue is resolved by the variance of the data: among equally
+    good directions, those along which ``Z`` varies most come first
+    (:func:`generalized_eigh`'s ``tie_break`` with ``Z^T Z``).
 
     ``A = A(Z)`` and ``B = B(Z)`` are quadratic in ``Z`` (``Z^T G Z``): every
     ``w`` orthogonal to the rows of ``Z`` gives ``0 / 0`` (``B`` is singular),
@@ -141,5 +189,8 @@ def rayleigh_in_row_space(Z, matrices, n_components, ridge=0.0, basis=None):
         raise ValueError(
             f"n_components={n_components} exceeds the rank {basis.shape[1]} of the data."
         )
-    values, vectors = generalized_eigh(*matrices(Z @ basis), n_components, ridge)
+    reduced = Z @ basis
+    values, vectors = generalized_eigh(
+        *matrices(reduced), n_components, ridge, tie_break=reduced.T @ reduced
+    )
     return values, stable_signs(basis @ vectors)
