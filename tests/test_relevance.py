@@ -189,6 +189,35 @@ def test_gradient_matches_finite_differences(widths, n_candidates, cost):
     np.testing.assert_allclose(gradient, numeric, rtol=0, atol=1e-5 * np.abs(gradient).max())
 
 
+def test_kth_neighbor_bandwidth_is_the_distance_to_the_kth_neighbour():
+    rng = np.random.default_rng(9)
+    X, Y = rng.normal(size=(30, 3)), rng.normal(size=(30, 2))
+    X[1] = X[0]  # a duplicate: its 1st neighbour is at distance 0
+    for k in (1, 4):
+        objective = NeRVObjective(X, Y, k, bandwidth="kth_neighbor")
+        for Z, precision in ((X, objective.precision_x), (Y, objective.precision_y)):
+            d2 = ((Z[:, None] - Z[None]) ** 2).sum(-1) + np.diag(np.full(30, np.inf))
+            kth = np.sort(d2, axis=1)[:, k - 1]
+            nearest_distinct = np.where(d2 > 0, d2, np.inf).min(axis=1)
+            np.testing.assert_allclose(
+                precision, 1 / np.where(kth > 0, kth, nearest_distinct), rtol=1e-10
+            )
+        assert objective.unreached == {"X": 2 if k == 1 else 0, "Y": 0}
+    # The gradient is exact with these (fixed) widths too.
+    objective = NeRVObjective(X, Y, 4, bandwidth="kth_neighbor")
+    theta = rng.uniform(0.3, 2.0, size=3)
+    _, gradient = objective(theta)
+    h = 1e-6
+    numeric = [
+        (objective(theta + h * e)[0] - objective(theta - h * e)[0]) / (2 * h) for e in np.eye(3)
+    ]
+    np.testing.assert_allclose(gradient, numeric, rtol=0, atol=1e-5 * np.abs(gradient).max())
+    with pytest.raises(ValueError, match="widths='fixed'"):
+        NeRVObjective(X, Y, 4, widths="adaptive", bandwidth="kth_neighbor")
+    with pytest.raises(ValueError, match="widths='fixed'"):
+        NeRVRelevance(4, widths="adaptive", bandwidth="kth_neighbor").fit(X, Y)
+
+
 def test_adaptive_widths_make_the_divergence_scale_free():
     # With sigma^x following lambda, Q^NeRV(X_{c lambda}) = Q^NeRV(X_lambda): the penalty
     # can only shrink the common scale. Euler: theta . grad Q = 0.
@@ -321,6 +350,7 @@ def test_invalid_parameters_and_warnings():
         {"delta": -1.0},
         {"widths": "free"},
         {"cost": "max"},
+        {"bandwidth": "sigma"},
         {"neighbors": 3},
         {"neighbors": "some"},
         {"max_iter": 0},
@@ -342,7 +372,7 @@ def test_invalid_parameters_and_warnings():
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@pytest.mark.filterwarnings("ignore:.*perplexity cannot be:UserWarning")
+@pytest.mark.filterwarnings("ignore:.*width cannot be set:UserWarning")
 @parametrize_with_checks(
     [
         NeRVRelevance(n_neighbors=3),
@@ -352,5 +382,5 @@ def test_invalid_parameters_and_warnings():
 )
 def test_sklearn_compatible(estimator, check):
     # The checks pass class labels as y: many samples share a position in "Y", so the
-    # perplexity cannot be reached (warned) and some fits stop at max_iter (warned).
+    # the width cannot be set (warned) and some fits stop at max_iter (warned).
     check(estimator)

@@ -12,10 +12,19 @@ so that ``X_lambda`` is as close to ``Y`` as the smooth NeRV quality measures:
 ``p_{j|i} \\propto \\exp(-d_\\lambda(x_i, x_j)^2 / \\sigma_i^{x2})`` with
 ``d_\\lambda^2 = \\sum_l \\lambda_l^2 (x_{il} - x_{jl})^2`` and
 ``q_{j|i} \\propto \\exp(-||y_i - y_j||^2 / \\sigma_i^{y2})`` (the paper's Sect. 2 and 3).
-Each width is chosen, separately in ``X`` and ``Y`` (footnote 1), so that the
-perplexity ``exp(H(p_{.|i}))`` -- the effective number of neighbours -- is ``k``:
-the convention of the original NeRV code (``sigma^2`` in the denominator, no
-factor 2, entropy matched to ``log k``).
+Each width is chosen, separately in ``X`` and ``Y`` (footnote 1), "such that the
+actual number of neighbors is ``k``". Two readings (``bandwidth``):
+
+``"perplexity"`` (default)
+    the perplexity ``exp(H(p_{.|i}))`` -- the effective number of neighbours --
+    is ``k``: the convention of the original NeRV code (``sigma^2`` in the
+    denominator, no factor 2, entropy matched to ``log k``);
+``"kth_neighbor"``
+    ``sigma_i`` is the distance from point ``i`` to its ``k``-th nearest
+    neighbour (in ``X`` at ``lambda = 1`` and in ``Y``), a common reading of "a
+    neighbourhood of ``k`` points"; it is a much narrower Gaussian (the
+    effective number of neighbours is then about ``k / 3`` to ``k / 2``). Only
+    with fixed widths.
 
 Parameterisation and gradient
 -----------------------------
@@ -113,10 +122,17 @@ from tqdm import tqdm
 from ..utils.graphs import _tie_keys, check_n_neighbors, knn_distances
 from ..utils.validation import check_spread
 
-__all__ = ["NeRVObjective", "NeRVRelevance", "calibrate_precisions", "rprop"]
+__all__ = [
+    "NeRVObjective",
+    "NeRVRelevance",
+    "calibrate_precisions",
+    "kth_neighbor_precisions",
+    "rprop",
+]
 
 _WIDTHS = ("fixed", "adaptive")
 _COSTS = ("sum", "mean")
+_BANDWIDTHS = ("perplexity", "kth_neighbor")
 #: ``neighbors="auto"`` uses ``M = AUTO_FACTOR * n_neighbors`` candidates per point.
 AUTO_FACTOR = 5
 #: Squared distances in ``X_lambda`` closer than this fraction of its largest squared
@@ -220,6 +236,32 @@ def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
     return np.exp(t)
 
 
+def kth_neighbor_precisions(d2, n_rows, k):
+    """``beta_i = 1 / d_(k)^2``, the squared distance to each row's ``k``-th neighbour.
+
+    Parameters
+    ----------
+    d2 : ndarray of shape (n_rows * (n_samples - 1),)
+        Squared distances of every pair, row by row (all other points).
+    n_rows : int
+    k : int
+
+    Returns
+    -------
+    precision : ndarray of shape (n_rows,)
+    missed : ndarray of bool
+        Rows whose ``k``-th distance is 0 (more than ``k`` duplicates); their width
+        is the distance to the nearest distinct point instead.
+    """
+    rows = d2.reshape(n_rows, -1)
+    kth = np.partition(rows, k - 1, axis=1)[:, k - 1]
+    missed = kth <= 0
+    if missed.any():
+        positive = np.where(rows[missed] > 0, rows[missed], np.inf).min(axis=1)
+        kth[missed] = np.where(np.isfinite(positive), positive, 1.0)
+    return 1.0 / kth, missed
+
+
 def _entropy(d2, pairs, precision):
     """Row entropies (nats) and their derivatives in ``log beta_i``, ``-beta_i^2 Var_p(d2)``."""
     log_p = pairs.log_softmax(-precision[pairs.rows] * d2)
@@ -250,6 +292,9 @@ class NeRVObjective:
     cost : {"sum", "mean"}, default="sum"
     n_candidates : int or None, default=None
         ``M``; ``None`` (or ``M >= n_samples - 1``) uses every pair.
+    bandwidth : {"perplexity", "kth_neighbor"}, default="perplexity"
+        How ``k`` sets the widths (module docstring); ``"kth_neighbor"`` only
+        with ``widths="fixed"``.
 
     Attributes
     ----------
@@ -258,8 +303,9 @@ class NeRVObjective:
     precision_x, precision_y : ndarray of shape (n_samples,)
         ``beta_i = 1 / sigma_i^2`` in ``X_lambda`` and in ``Y``.
     unreached : dict
-        For ``"X"`` and ``"Y"``, the number of points whose perplexity could not be
-        made ``k`` at calibration (more than ``k`` duplicates of the point).
+        For ``"X"`` and ``"Y"``, the number of points whose width could not be set
+        by ``k`` at calibration (more than ``k`` duplicates of the point; with
+        ``"kth_neighbor"`` their width is the distance to the nearest distinct point).
     pairs : _Pairs or None
         The candidate pairs; ``None`` when every pair is used.
     """
@@ -274,11 +320,15 @@ class NeRVObjective:
         widths="fixed",
         cost="sum",
         n_candidates=None,
+        bandwidth="perplexity",
     ):
+        if bandwidth == "kth_neighbor" and widths != "fixed":
+            raise ValueError("bandwidth='kth_neighbor' needs widths='fixed'.")
         n = X.shape[0]
         self.X = X - X.mean(axis=0)
         self.Y = Y - Y.mean(axis=0)
         self.n_neighbors = n_neighbors
+        self.bandwidth = bandwidth
         self.gamma, self.delta, self.widths = gamma, delta, widths
         self.scale = 1.0 / n if cost == "mean" else 1.0
         self.n_candidates = n - 1 if n_candidates is None else min(n_candidates, n - 1)
@@ -290,8 +340,8 @@ class NeRVObjective:
             self.refresh(start)
 
     def _calibrate(self, theta):
-        """Widths for ``theta`` in both spaces, block by block, and the count of points
-        whose perplexity cannot be ``k``."""
+        """Widths for ``theta`` in both spaces, block by block (over every pair), and the
+        count of points whose width cannot be set by ``k``."""
         n = self.X.shape[0]
         self.precision_x, self.precision_y = np.empty(n), np.empty(n)
         self.unreached = {"X": 0, "Y": 0}
@@ -299,9 +349,15 @@ class NeRVObjective:
         for block in self._blocks(theta):
             spaces = (("X", block.d2, self.precision_x), ("Y", block.dy2, self.precision_y))
             for space, d2, precision in spaces:
-                precision[block.index] = calibrate_precisions(d2, block.pairs, self.n_neighbors)
-                entropy, _ = _entropy(d2, block.pairs, precision[block.index])
-                self.unreached[space] += int(np.sum(np.abs(entropy - target) > 1e-6))
+                if self.bandwidth == "kth_neighbor":
+                    precision[block.index], missed = kth_neighbor_precisions(
+                        d2, block.index.size, self.n_neighbors
+                    )
+                else:
+                    precision[block.index] = calibrate_precisions(d2, block.pairs, self.n_neighbors)
+                    entropy, _ = _entropy(d2, block.pairs, precision[block.index])
+                    missed = np.abs(entropy - target) > 1e-6
+                self.unreached[space] += int(np.sum(missed))
 
     def refresh(self, theta):
         """Add to each point's candidates its ``M`` nearest neighbours in ``X_lambda`` and
@@ -567,6 +623,12 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     cost : {"sum", "mean"}, default="sum"
         Divergences summed over the points (the paper's formula) or averaged (the
         original NeRV code; ``delta`` then weighs ``N`` times more).
+    bandwidth : {"perplexity", "kth_neighbor"}, default="perplexity"
+        How ``k`` sets the widths: the perplexity of ``p_{.|i}`` and ``q_{.|i}`` is
+        ``k`` (the NeRV code), or ``sigma_i`` is the distance to the ``k``-th
+        neighbour (a narrower reading of the paper's "the actual number of
+        neighbors is k"; only with ``widths="fixed"``). See
+        :mod:`dimred.relevance.nerv`.
     neighbors : {"auto", "all"} or int, default="auto"
         ``"all"``: every pair (exact). An int ``M >= n_neighbors``: each point's sums
         run over its ``M`` nearest neighbours in ``Y`` and in ``X_lambda`` and the
@@ -630,6 +692,7 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         delta=1.0,
         widths="fixed",
         cost="sum",
+        bandwidth="perplexity",
         neighbors="auto",
         max_iter=500,
         tol=1e-4,
@@ -641,6 +704,7 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.delta = delta
         self.widths = widths
         self.cost = cost
+        self.bandwidth = bandwidth
         self.neighbors = neighbors
         self.max_iter = max_iter
         self.tol = tol
@@ -676,12 +740,12 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.n_candidates_ = self._n_candidates(X.shape[0])
         objective = NeRVObjective(
             X, Y, self.n_neighbors_, self.gamma, self.delta, self.widths, self.cost,
-            self.n_candidates_,
+            self.n_candidates_, self.bandwidth,
         )  # fmt: skip
         for space, count in objective.unreached.items():
             if count:
                 warnings.warn(
-                    f"{name}: for {count} points of {space} the perplexity cannot be "
+                    f"{name}: for {count} points of {space} the width cannot be set by "
                     f"n_neighbors_ = {self.n_neighbors_}: more than that many samples share "
                     "their position; their neighbourhoods are the duplicates.",
                     UserWarning,
@@ -728,6 +792,7 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             ("delta", self.delta, _is_real(self.delta) and self.delta >= 0, "non-negative"),
             ("widths", self.widths, self.widths in _WIDTHS, f"one of {_WIDTHS}"),
             ("cost", self.cost, self.cost in _COSTS, f"one of {_COSTS}"),
+            ("bandwidth", self.bandwidth, self.bandwidth in _BANDWIDTHS, f"one of {_BANDWIDTHS}"),
             ("max_iter", self.max_iter, _is_int(self.max_iter) and self.max_iter >= 1,
              "a positive integer"),
             ("tol", self.tol, _is_real(self.tol) and self.tol >= 0, "non-negative"),
@@ -737,6 +802,8 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         for param, value, valid, what in checks:
             if not valid:
                 raise ValueError(f"{name}: {param}={value!r} must be {what}.")
+        if self.bandwidth == "kth_neighbor" and self.widths != "fixed":
+            raise ValueError(f"{name}: bandwidth='kth_neighbor' needs widths='fixed'.")
 
     def _n_candidates(self, n_samples):
         """``M`` for ``neighbors``, at most ``n_samples - 1``."""
