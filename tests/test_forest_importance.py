@@ -1,6 +1,7 @@
 """Comparison importances of Section 4 on data whose answer is known."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from dimred.importance.forest import fit_forest, forest_importances, permutation_importances
@@ -55,3 +56,27 @@ def test_seeded_results_are_deterministic(informative):
     a = forest_importances(X, y, n_estimators=20, random_state=3, shap_rows=30)
     b = forest_importances(X, y, n_estimators=20, random_state=3, shap_rows=30)
     np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+
+
+def test_importances_do_not_depend_on_the_scale_and_bad_input_is_refused():
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], 20)
+    X = rng.normal(size=(60, 4)) + y[:, None] * np.array([2.0, 1.0, 0.0, 0.0])
+    options = {"n_estimators": 20, "random_state": 0, "shap_rows": 20}
+    clean = forest_importances(X, y, **options)
+    for factor in (1e200, 1e-200, 0.5):
+        pd.testing.assert_frame_equal(forest_importances(X * factor, y, **options), clean)
+    for bad, message in (
+        ((X, np.zeros(60)), "at least 2 classes"),
+        ((np.full((60, 4), 3.7), y), "every feature of X is constant"),
+        ((np.where(np.eye(60, 4) > 0, np.nan, X), y), "NaN"),
+        ((X, y[:-1]), "inconsistent"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            forest_importances(*bad, **options)
+    with pytest.raises(TypeError, match="[Ss]parse"):
+        forest_importances(sp.csr_matrix(X), y, **options)
+    # two samples: finite importances (each sample is out of bag in about a third of the trees)
+    assert np.isfinite(forest_importances(X[[0, -1]], y[[0, -1]], **options).to_numpy()).all()

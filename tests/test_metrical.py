@@ -230,3 +230,21 @@ def test_clear_errors(params, fit_args, message):
 @parametrize_with_checks([MetricalImportance(), MetricalImportance(n_discard=1)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_a_constant_column_gets_nothing_and_the_scale_changes_nothing():
+    """Rounding must not make a constant column (3.7 is not a power of two) look
+    informative, and the importances do not depend on the features' scale."""
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], 20)
+    X = rng.normal(size=(60, 4)) + y[:, None] * np.array([1.5, 0.7, 0.0, 0.0])
+    clean = MetricalImportance().fit(X, y).feature_importances_
+    for constant in (3.7, 0.0, -1e300):
+        padded = MetricalImportance().fit(np.column_stack([X, np.full(60, constant)]), y)
+        np.testing.assert_allclose(padded.feature_importances_, [*clean, 0.0], rtol=1e-12)
+        assert padded.discard_order_[0] == 4
+    for factor in (1e200, 1e-200, 3.0):
+        scaled = MetricalImportance().fit(X * factor, y).feature_importances_
+        np.testing.assert_allclose(scaled, clean, rtol=1e-10)
+    with pytest.raises(ValueError, match="every feature of X is constant"):
+        MetricalImportance().fit(np.full((60, 3), 3.7), y)

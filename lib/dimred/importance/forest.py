@@ -23,6 +23,12 @@ The paper takes them from R's ``randomForest`` (``importance=TRUE``) and
 
 Categorical features enter the forest as integer level codes (scikit-learn
 forests have no categorical splits; R's forest splits on level subsets).
+
+Each feature is divided by a power of two near its largest magnitude before the
+forest sees it: exact, and monotone, so the trees split the samples exactly as on
+the raw features, while scikit-learn's float32 copy of ``X`` can neither overflow
+(``X * 1e200``) nor underflow to a constant (``X * 1e-200``). The importances
+therefore do not depend on the scale of the features.
 """
 
 import numpy as np
@@ -31,6 +37,9 @@ from joblib import Parallel, delayed
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_X_y
+
+from ..utils.validation import is_constant
 
 __all__ = ["fit_forest", "forest_importances", "permutation_importances", "shapley_importance"]
 
@@ -86,6 +95,8 @@ def permutation_importances(forest, X, y, random_state=None):
         zip(forest.estimators_, forest.estimators_samples_, strict=True)
     ):
         oob = np.setdiff1d(np.arange(X.shape[0]), in_bag)
+        if oob.size == 0:
+            continue
         X_oob, y_oob = X[oob], y_codes[oob]
         per_class = np.bincount(y_oob, minlength=n_classes)
         present = per_class > 0
@@ -141,9 +152,10 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-        Numeric matrix (categorical features as level codes).
+    X : array-like of shape (n_samples, n_features)
+        Finite numeric matrix (categorical features as level codes), dense.
     y : array-like of shape (n_samples,)
+        At least two classes.
     n_estimators : int, default=500
     random_state : int or None
         Seeds the forest, the permutations and the SHAP row sample.
@@ -155,11 +167,27 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
     -------
     importances : DataFrame
         Columns ``rf``, ``sd``, ``gini``, ``shapley``; one row per feature.
+
+    Raises
+    ------
+    ValueError
+        Non-finite or empty ``X``, fewer than two classes, every feature
+        constant, or a class that no tree leaves out of its bootstrap sample
+        (too few samples to measure a permutation importance).
+    TypeError
+        Sparse ``X``.
     """
+    X, y = _check_input(X, y)
     rng = check_random_state(random_state)
     seed = rng.randint(np.iinfo(np.int32).max)
     forest = fit_forest(X, y, n_estimators, seed, n_jobs)
     decrease = permutation_importances(forest, X, y, rng)
+    if np.isnan(decrease).all(axis=(0, 2)).any():
+        raise ValueError(
+            f"forest_importances: with {X.shape[0]} samples some class is never out of bag in "
+            f"{n_estimators} trees, so no permutation importance can be measured; more samples "
+            "per class are needed."
+        )
     mean = np.nanmean(decrease, axis=0)
     counts = np.sum(~np.isnan(decrease), axis=0)
     stderr = np.nanstd(decrease, axis=0) / np.sqrt(counts)
@@ -179,3 +207,20 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
             "shapley": shapley_importance(forest, X[rows], n_jobs=n_jobs),
         }
     )
+
+
+def _check_input(X, y):
+    """Validated ``X`` (each feature scaled by an exact power of two) and ``y``."""
+    X, y = check_X_y(X, y, accept_sparse=False, dtype=np.float64)
+    if np.unique(y).size < 2:
+        raise ValueError(
+            f"forest_importances needs at least 2 classes in y; got {np.unique(y).size}."
+        )
+    if all(is_constant(column) for column in X.T):
+        raise ValueError(
+            f"forest_importances: every feature of X is constant (all {X.shape[0]} samples "
+            "share each value); a forest cannot split on any."
+        )
+    magnitude = np.abs(X).max(axis=0)
+    exponents = np.frexp(np.where(magnitude > 0, magnitude, 1.0))[1]
+    return np.ldexp(X, -exponents), y

@@ -33,6 +33,8 @@ from sklearn.preprocessing import LabelEncoder
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..utils.validation import is_constant
+
 __all__ = [
     "MetricalImportance",
     "encode_mixed",
@@ -49,8 +51,12 @@ def encode_mixed(X, categorical, scaling="hamming"):
 
     Numeric features are standardised to mean 0 and (population) variance 1,
     so that their mean squared distance over all ``M^2`` ordered pairs is
-    exactly 2. Categorical features are integer-coded; their Hamming distance
-    is multiplied by ``scale_i``:
+    exactly 2; the standardisation is computed on the feature divided by a power
+    of two near its largest magnitude, so that it neither overflows nor
+    underflows (the importances do not depend on the features' scale). A numeric
+    feature is constant when its range is negligible against its magnitude
+    (:func:`~dimred.utils.validation.is_constant`). Categorical features are
+    integer-coded; their Hamming distance is multiplied by ``scale_i``:
 
     - ``scaling="hamming"`` (Remark 2): ``scale_i = sqrt(2k / (k - 1))`` for a
       feature with ``k`` observed levels. This gives mean squared distance 2
@@ -85,11 +91,17 @@ def encode_mixed(X, categorical, scaling="hamming"):
             values[:, j] = codes
             scale[j] = _categorical_scale(counts, scaling)
         else:
-            column = X[:, j].astype(float)
-            std = column.std()
-            values[:, j] = (column - column.mean()) / std if std > 0 else 0.0
-            scale[j] = 1.0 if std > 0 else np.nan
+            values[:, j], scale[j] = _standardise(X[:, j].astype(float))
     return values, scale
+
+
+def _standardise(column):
+    """``(column - mean) / std`` and its Hamming scale 1, or ``(0, nan)`` when constant."""
+    if is_constant(column):
+        return 0.0, np.nan
+    scaled = np.ldexp(column, -np.frexp(np.abs(column).max())[1])  # exact: a power of two
+    centred = scaled - scaled.mean()
+    return centred / centred.std(), 1.0
 
 
 def _categorical_scale(counts, scaling):
@@ -313,6 +325,11 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
         self._check_n_discard()
         y_codes = encoder.transform(y)
         values, scale = encode_mixed(X, categorical, self.scaling)
+        if np.isnan(scale).all():
+            raise ValueError(
+                f"MetricalImportance: every feature of X is constant (all {X.shape[0]} samples "
+                "share each value); no feature carries a distance to weigh."
+            )
         self.categorical_ = categorical
         self.z_ = within_class_sq_distances(values, scale, categorical, y_codes)
         self.weights_ = optimal_scaling(self.z_)

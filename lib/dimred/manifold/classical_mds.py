@@ -30,6 +30,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ..utils.linalg import numerical_rank, stable_signs
+from ..utils.validation import check_spread
 
 __all__ = ["SOLVERS", "ClassicalMDS", "classical_mds_from_distances", "gower_out_of_sample"]
 
@@ -216,6 +217,7 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
             )
         if not (isinstance(self.solver, str) and self.solver in SOLVERS):
             raise ValueError(f"{name}: solver={self.solver!r} must be one of {SOLVERS}.")
+        check_spread(X, name)
         n_samples, n_features = X.shape
         solver = self.solver
         if solver == "auto":

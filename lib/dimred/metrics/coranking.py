@@ -38,12 +38,19 @@ import numpy as np
 from sklearn.utils import check_array
 
 from ..utils.graphs import knn_distances, neighbour_ranks
+from ..utils.validation import is_constant
 
-__all__ = ["check_spaces", "coranking_matrix", "coranking_quality", "quality_from_neighbours"]
+__all__ = [
+    "check_spaces",
+    "coranking_matrix",
+    "coranking_quality",
+    "quality_from_neighbours",
+]
 
 
 def check_spaces(X, Y):
-    """Validate a data space and its embedding: same samples, finite, at least 3 of them.
+    """Validate a data space and its embedding: same samples, finite, at least 3 of them,
+    neither constant.
 
     Parameters
     ----------
@@ -58,7 +65,8 @@ def check_spaces(X, Y):
     Raises
     ------
     ValueError
-        Different numbers of samples, fewer than 3 samples, or non-finite values.
+        Different numbers of samples, fewer than 3 samples, non-finite values, or a
+        space in which every point is the same (no neighbour is nearer than another).
     """
     X = check_array(X, dtype=np.float64)
     Y = check_array(Y, dtype=np.float64, ensure_2d=False)
@@ -69,6 +77,12 @@ def check_spaces(X, Y):
         )
     if X.shape[0] < 3:
         raise ValueError(f"Neighbourhood ranks need at least 3 samples; got {X.shape[0]}.")
+    for name, space in (("X", X), ("Y", Y)):
+        if is_constant(space):
+            raise ValueError(
+                f"{name} has no variance (all {space.shape[0]} samples are identical): no "
+                "neighbour is nearer than another, so there are no neighbourhoods to compare."
+            )
     return X, Y
 
 

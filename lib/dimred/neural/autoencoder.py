@@ -29,7 +29,26 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from torch import nn
 from tqdm import tqdm
 
+from ..utils.validation import check_spread
+
 __all__ = ["Autoencoder", "learning_rate_schedule"]
+
+
+#: Largest magnitude the float32 network accepts: its squared errors must stay finite.
+FLOAT32_LIMIT = 2.0**60
+
+
+def _check_scale(X, name):
+    """Refuse constant data and values whose squares float32 cannot hold."""
+    check_spread(X, name)
+    largest = float(np.abs(X).max())
+    if largest > FLOAT32_LIMIT:
+        raise ValueError(
+            f"{name}: X reaches {largest:.3g}; the network trains in float32, whose squared "
+            f"errors overflow beyond about {FLOAT32_LIMIT:.1g}: rescale X (e.g. with "
+            "sklearn.preprocessing.StandardScaler)."
+        )
+    check_spread(X.astype(np.float32), f"{name} (in float32)")
 
 
 def learning_rate_schedule(init, end, n_epochs):
@@ -211,7 +230,8 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
             raise ValueError(
                 f"hidden_layer_sizes must hold positive integers, got {self.hidden_layer_sizes!r}."
             )
-        X = validate_data(self, X, dtype=[np.float32, np.float64])
+        X = validate_data(self, X, dtype=[np.float32, np.float64], ensure_min_samples=2)
+        _check_scale(X, type(self).__name__)
         n_samples, n_features = X.shape
         seed = check_random_state(self.random_state).randint(2**31 - 1)
         with torch.random.fork_rng(devices=[]):
@@ -243,6 +263,12 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
                 loss.backward()
                 optimizer.step()
                 total += loss.item() * len(batch)
+            if not np.isfinite(total):
+                raise ValueError(
+                    f"{type(self).__name__}: training diverged in epoch "
+                    f"{len(self.loss_curve_) + 1} (the loss is not finite); standardise X or "
+                    "lower learning_rate_init."
+                )
             self.loss_curve_.append(total / n_samples)
         model.eval()
         self.n_epochs_ = self.max_epochs

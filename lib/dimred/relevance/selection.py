@@ -13,7 +13,9 @@ diagonal of the paper's Fig. 2, middle); a small backward relevance does
 Every ``k`` requested comes from one neighbour ranking of ``Y`` (shared by all
 features) and one of each reduced data set, up to the largest ``k``. Ties in
 distance -- frequent for a single feature -- are ranked by point index
-(:mod:`dimred.metrics.coranking`).
+(:mod:`dimred.metrics.coranking`). A constant feature orders no neighbour before
+another: its forward relevance is the chance level ``k / (N - 1)``, the expected
+``Q_k`` of a random ranking (the paper's baseline for an irrelevant feature).
 """
 
 import numbers
@@ -24,6 +26,7 @@ from tqdm import tqdm
 
 from ..metrics.coranking import check_spaces, quality_from_neighbours
 from ..utils.graphs import knn_distances
+from ..utils.validation import is_constant
 
 __all__ = ["backward_relevance", "forward_relevance"]
 
@@ -86,7 +89,10 @@ def _relevance(X, Y, n_neighbors, reduce, n_jobs, progress):
 
 
 def _quality_at(X, neighbours_y, ks):
-    """``Q_k(X, Y)`` at the ``ks``, from ``Y``'s neighbour ranking up to ``max(ks)``."""
+    """``Q_k(X, Y)`` at the ``ks``, from ``Y``'s neighbour ranking up to ``max(ks)``; the
+    chance level ``k / (N - 1)`` for a constant ``X``."""
+    if is_constant(X):
+        return ks / (X.shape[0] - 1)
     curve = quality_from_neighbours(knn_distances(X, neighbours_y.shape[1])[1], neighbours_y)
     return curve[ks - 1]
 
