@@ -4,8 +4,9 @@ protocol (:mod:`.protocol`) and figures (:mod:`.plots`).
 The notebook ``notebooks/orml.ipynb`` calls, in order: :func:`params`,
 :func:`load_data`, :func:`data_artefacts`, :func:`c_invariance_artefacts`,
 :func:`singular_scatter_artefacts`, :func:`umist_subjects_artefacts`,
-:func:`umist_fig3_artefacts`, :func:`movielens_artefacts`, :func:`usps_artefacts` and
-:func:`claim_artefacts`.
+:func:`umist_fig3_artefacts`, :func:`umist_splits_artefacts`, :func:`movielens_artefacts`,
+:func:`row_order_artefacts`, :func:`usps_artefacts`, :func:`claim_artefacts` and
+:func:`finding_artefacts`.
 """
 
 from .protocol import (
@@ -14,11 +15,14 @@ from .protocol import (
     c_invariance_artefacts,
     claim_artefacts,
     data_artefacts,
+    finding_artefacts,
     load_data,
     movielens_artefacts,
     params,
+    row_order_artefacts,
     singular_scatter_artefacts,
     umist_fig3_artefacts,
+    umist_splits_artefacts,
     umist_subjects_artefacts,
     usps_artefacts,
 )
@@ -29,11 +33,14 @@ __all__ = [
     "c_invariance_artefacts",
     "claim_artefacts",
     "data_artefacts",
+    "finding_artefacts",
     "load_data",
     "movielens_artefacts",
     "params",
+    "row_order_artefacts",
     "singular_scatter_artefacts",
     "umist_fig3_artefacts",
+    "umist_splits_artefacts",
     "umist_subjects_artefacts",
     "usps_artefacts",
 ]
