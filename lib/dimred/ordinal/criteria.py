@@ -50,9 +50,9 @@ from ..utils.linalg import rayleigh_in_row_space, ridged, row_space
 from .simplex_qp import simplex_qp
 
 #: ORML's Eq. (6) is refused when a step between consecutive rank means is invisible to
-#: ``S^+`` (its ``(m_{r+1} - m_r) S^+ (m_{r+1} - m_r)`` below this fraction of the largest
-#: it could be: the dual then puts its weight there and ``w`` is rounding noise), or when
-#: the smallest margin is below this fraction of ``|w| max|m_{r+1} - m_r|``.
+#: ``S^+`` (its part in the range of ``S`` below this fraction of its length: the dual
+#: then puts its weight there and ``w`` is rounding noise), or when the smallest margin is
+#: below this fraction of ``|w| max|m_{r+1} - m_r|``.
 MARGIN_RTOL = 1e-8
 
 __all__ = [
@@ -257,14 +257,17 @@ class ORMLCriterion:
     def direction(self, Z):
         """Eq. (6)-(7); info holds the multipliers ``alpha``, margin and rank of ``S``."""
         scatter, differences = self._problem(Z)
-        # S <= 2 Z^T D Z: the degree-weighted scatter sets the scale of S's rounding noise
-        degrees = np.asarray(self.graph.sum(axis=1)).ravel()
-        scale = 2 * float(np.einsum("i,ij,ij->", degrees, Z, Z))
-        inverse = psd_pinv(scatter, scale) if self.ridge == 0 else np.linalg.inv(scatter)
+        if self.ridge == 0:
+            # S <= 2 Z^T D Z: the degree-weighted scatter sets the scale of S's rounding noise
+            degrees = np.asarray(self.graph.sum(axis=1)).ravel()
+            scale = 2 * float(np.einsum("i,ij,ij->", degrees, Z, Z))
+            inverse, basis = psd_pinv(scatter, scale)
+            seen = np.linalg.norm(differences @ basis, axis=1)
+            if np.any(seen <= MARGIN_RTOL * np.linalg.norm(differences, axis=1)):
+                _vanished(0.0)  # a step between ranks lies in S's null space: S^+ cannot see it
+        else:
+            inverse = np.linalg.inv(scatter)
         gram = differences @ inverse @ differences.T
-        bound = np.abs(differences).max() ** 2 * differences.shape[1] * np.abs(inverse).max()
-        if np.diag(gram).min() <= MARGIN_RTOL * bound:  # a step between ranks S^+ cannot see
-            _vanished(0.0)
         alpha = simplex_qp((gram + gram.T) / 2, self.C)
         w = inverse @ differences.T @ alpha / 2
         info = {
@@ -294,11 +297,17 @@ def psd_pinv(S, scale=None, rtol=1e-10):
     a bound of ``S`` that does not vanish with it (``2 tr(Z^T D Z)``). On the
     papers' data the genuine eigenvalues lie above 1e-6 of the largest and the noise
     below 1e-15.
+
+    Returns
+    -------
+    inverse : ndarray of shape (m, m)
+    basis : ndarray of shape (m, rank)
+        Orthonormal basis of the range of ``S`` kept.
     """
     values, vectors = eigh(S)
     reference = np.abs(values).max(initial=0.0) if scale is None else max(scale, 0.0)
     keep = values > rtol * reference
-    return (vectors[:, keep] / values[keep]) @ vectors[:, keep].T
+    return (vectors[:, keep] / values[keep]) @ vectors[:, keep].T, vectors[:, keep]
 
 
 def _vanished(margin):

@@ -123,9 +123,7 @@ def simplex_qp(H, total=1.0, tol=1e-9):
             f"H must be positive semi-definite; its smallest eigenvalue is {smallest:.3g} "
             "times its largest entry."
         )
-    supports = [tuple(range(m))] + [
-        s for size in range(1, m) for s in combinations(range(m), size)
-    ]
+    supports = [tuple(range(m))] + [s for size in range(1, m) for s in combinations(range(m), size)]
     for support in supports:
         found = _support_solution(H, support)
         if found is None:
