@@ -34,17 +34,19 @@ PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 # Every paper of the compendium: notebooks/<paper>.ipynb, data/published/<paper>/,
 # figures/<paper>/ and lib/dimred/experiments/<paper>/ (CONTRIBUTING.md: adding a paper).
 PAPERS := metrical_importance bvp orml relevance_learning awa2_dr_survey
-LIB := $(shell find lib -name '*.py') pyproject.toml
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
 DONE := $(foreach p,$(PAPERS),$(STAMPS)/$(p).done)
 
-.PHONY: help figures $(PAPERS) data test bench lab lint sync clean env FORCE
+.PHONY: help figures $(PAPERS) data test bench book lab lint sync clean env FORCE
 
 help: ## List the targets
-	@grep -hE '^[a-zA-Z_ -]+:.*## ' $(MAKEFILE_LIST) | \
+	@grep -hE '^[a-zA-Z0-9_ -]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{printf "  \033[36m%-22s\033[0m %s\n", $$1, $$2}'
 	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n"
+	@echo "  Data: DIMRED_DATA_MIRROR=folder (default ../shared/data), DIMRED_DATA_CACHE=folder"
+	@echo "    (default data/raw); python -m dimred.datasets list|add DATASET PATH (files you have);"
+	@echo "    DIMRED_TRACEBACK=1 prints a failed notebook's traceback"
 
 env: $(ENV_STAMP) ## Create .venv from pyproject.toml (skipped inside an active environment)
 
@@ -58,9 +60,10 @@ env: $(ENV_STAMP) ## Create .venv from pyproject.toml (skipped inside an active 
 	touch $@
 
 data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then canonical URLs)
-	$(PYTHON) -c "from dimred.datasets import main; raise SystemExit(main(['fetch']))"
+	$(PYTHON) -m dimred.datasets fetch
 
-figures: $(DONE) ## Rebuild every figure and table, then figures/REPRODUCTION.md
+figures: $(DONE) ## Rebuild every figure and table and each executed notebook, then figures/REPRODUCTION.md
+	$(PYTHON) -m dimred.compendium.notebooks publish --build $(OUT)/build --figures $(OUT)/figures
 	$(PYTHON) -m dimred.compendium.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
 
 metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
@@ -75,11 +78,28 @@ $(STAMPS)/%.params: FORCE
 	@mkdir -p $(@D)
 	@echo '$(PM_PARAMS) $(PM_PARAMS_$*)' | cmp -s - $@ || echo '$(PM_PARAMS) $(PM_PARAMS_$*)' > $@
 
-# A paper reruns when its notebook, its published numbers, the data registry, lib/ or its
-# parameters changed. Each notebook fetches (and verifies) the data it reads.
+# The code of a paper's notebook (its code cells' sources and tags), rewritten only when it
+# changes: opening, running or saving the notebook in JupyterLab, or editing its prose,
+# reruns nothing (`make figures` republishes the executed notebook with the new prose).
+.PRECIOUS: $(STAMPS)/%.code
+$(STAMPS)/%.code: FORCE | $(ENV_STAMP)
+	@$(PYTHON) lib/dimred/compendium/cells.py notebooks/$*.ipynb $@
+
+# The files of lib/ a paper's run depends on, found by a static import analysis of its
+# notebook and the runner (lib/dimred/compendium/depends.py: the modules whose names it
+# uses, not every module of lib/), with their sha256; rewritten only when one of them
+# changes, so editing a module reruns only the papers that use it.
+.PRECIOUS: $(STAMPS)/%.lib
+$(STAMPS)/%.lib: FORCE | $(ENV_STAMP)
+	@$(PYTHON) lib/dimred/compendium/depends.py $* $@
+
+# A paper reruns when its notebook's code, the lib/ files it uses, its published numbers, the
+# data registry, pyproject.toml or its parameters changed. Each notebook fetches (and
+# verifies) the data it reads; a run that succeeds is published to
+# figures/<paper>/<paper>.ipynb (outputs kept, no machine paths).
 .SECONDEXPANSION:
-$(STAMPS)/%.done: notebooks/%.ipynb $(LIB) data/registry.toml $$(wildcard data/published/$$*/*) \
-		$(STAMPS)/%.params | $(ENV_STAMP)
+$(STAMPS)/%.done: $(STAMPS)/%.code $(STAMPS)/%.lib pyproject.toml data/registry.toml \
+		$$(wildcard data/published/$$*/*) $(STAMPS)/%.params | $(ENV_STAMP)
 	$(PYTHON) -m dimred.compendium.notebooks $* $(OUT)/figures/$* \
 		--executed $(OUT)/build/$*.ipynb $(PM_PARAMS) $(PM_PARAMS_$*)
 	touch $@
@@ -101,8 +121,16 @@ lint: $(ENV_STAMP) ## ruff check of lib, tests, benchmarks, scripts, templates a
 sync: $(ENV_STAMP) ## Re-pair each notebook with its .py twin (after editing either one)
 	$(PYTHON) -m jupytext --sync notebooks/*.py
 
-lab: $(ENV_STAMP) ## Open the notebooks in JupyterLab
-	$(PYTHON) -m jupyter lab notebooks
+# JupyterLab at the repository root (notebooks/, figures/, build/ and docs/papers.ipynb side
+# by side). Its contents manager saves a source notebook as committed (no outputs, no kernel
+# metadata) and never saves over a published one: opening, running or saving a notebook
+# dirties no tracked file where no cell changed.
+lab: $(ENV_STAMP) ## JupyterLab at the repository root; saving a notebook leaves tracked files alone
+	$(PYTHON) -m jupyter lab --ServerApp.root_dir=. \
+		--ServerApp.contents_manager_class=dimred.compendium.lab.CompendiumContentsManager
+
+book: $(ENV_STAMP) ## The book: static HTML site of the executed notebooks in build/book/ (runs nothing)
+	$(PYTHON) -m dimred.compendium.book --figures $(OUT)/figures --out $(OUT)/build/book
 
 clean: ## Remove executed notebooks and quick outputs (build/)
 	rm -rf build

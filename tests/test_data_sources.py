@@ -11,6 +11,7 @@ import pytest
 from conftest import publish_toy, sha
 
 from dimred import datasets as ds
+from dimred.compendium import paths
 
 A_BYTES = b"a direct file\n"
 B_BYTES = b"a member of the archive\n"
@@ -217,3 +218,42 @@ def test_ci_leaves_xfails_and_passes_alone(conftest, monkeypatch):
     for report in (xfailed, passed):
         outcome = report.outcome
         assert run_hook(conftest, fake_item(["mirrored_data"]), report).outcome == outcome
+
+
+# ------------------------------------------------------------- what a user reads
+def test_explain_missing_says_what_where_and_how(toy, server, tmp_path, monkeypatch):
+    mirror = make_mirror(tmp_path / "mirror", a=b"stale\n", b=None)
+    monkeypatch.setenv("DIMRED_DATA_MIRROR", str(mirror))
+    server.stop()
+    missing = [p for p in ds.probe_sources(registry=toy, timeout=5).values() if not p.ok]
+    message = ds.explain_missing(missing, "paper: not started.")
+    lines = message.splitlines()
+    assert lines[0] == "paper: not started."
+    assert lines[1] == (
+        f"  Looked in: the cache {tmp_path / 'cache'}; mirror {mirror}; the canonical URLs."
+    )
+    assert lines[2:5] == [
+        "  toy: 2 files missing",
+        "    cache: not found",
+        "    mirror: wrong sha256 (1 of 2); not found (1 of 2)",
+    ]
+    host = server.url.removeprefix("http://")
+    assert lines[5].startswith(f"    download from {host}: unreachable (")
+    assert lines[6] == "Two ways to get them:"
+    assert "DIMRED_DATA_MIRROR" in lines[7] and "python -m dimred.datasets add" in message
+    assert f"allow access to {host};" in message and "make data" in message
+
+
+def test_entry_points_adopt_the_shared_mirror_as_make_does(tmp_path, monkeypatch):
+    shared = tmp_path / "shared" / "data"
+    monkeypatch.setattr(paths, "SHARED_MIRROR", shared)
+    assert paths.adopt_shared_mirror({}) is None  # no ../shared/data: no mirror
+    shared.mkdir(parents=True)
+    environ = {}
+    assert paths.adopt_shared_mirror(environ) == shared
+    assert environ == {"DIMRED_DATA_MIRROR": str(shared)}  # the kernel inherits it
+    assert paths.adopt_shared_mirror({"DIMRED_DATA_MIRROR": ""}) is None  # empty: no mirror
+    other = {"DIMRED_DATA_MIRROR": str(tmp_path)}
+    assert paths.adopt_shared_mirror(other) == tmp_path and other == {
+        "DIMRED_DATA_MIRROR": str(tmp_path)
+    }

@@ -7,7 +7,11 @@ canonical URLs; see conftest.py.
 
 import functools
 import pickle
+import re
+import socket
+import time
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +19,11 @@ import pytest
 from conftest import publish_toy, sha
 
 from dimred import datasets as ds
+from dimred.compendium import paths
 from dimred.compendium.paths import cache_dir
-from dimred.datasets import DataDownloadError, DataIntegrityError, DataIntegrityWarning
+from dimred.datasets import DataDownloadError, DataError, DataIntegrityError, DataIntegrityWarning
+from dimred.datasets import registry as registry_module
+from dimred.experiments import PAPERS
 
 # ------------------------------------------------------------------------------ fixtures
 # ``server`` (a static HTTP server on 127.0.0.1, with an empty cache and no mirror) and
@@ -67,6 +74,11 @@ def test_registry_matches_the_data_sources(mirrored_data):
         entry.name for entry in required
     ]
     assert set(ds.verify_cache().values()) == {"ok"}
+    # The sizes shown by `datasets list` are those of the files (within 1%: a .gz verified
+    # by its content may come re-compressed).
+    for name in registry.required_datasets():
+        size = sum((cache_dir() / entry.name).stat().st_size for entry in registry[name].files)
+        assert registry[name].size == pytest.approx(size, rel=0.01), name
 
 
 def test_registry_metadata_and_sources():
@@ -90,6 +102,10 @@ def test_registry_metadata_and_sources():
             assert (entry.url is None) != (entry.archive is None)
             assert (entry.url or entry.archive.url).startswith("https://")
     assert registry["movielens-100k"].redistributable is False
+    for name in registry:  # every dataset is read by some paper, and has a size to show
+        assert registry[name].papers and set(registry[name].papers) <= set(PAPERS), name
+        assert registry[name].size > 0
+    assert registry.datasets_of("bvp") == ["orca-ordinal"]
     car = registry.file("orca-ordinal", "car/train_car.0")
     assert car.url.startswith("https://raw.githubusercontent.com/ayrna/orca-python/43ef67e")
     udata = registry.file("movielens-100k", "u.data")
@@ -107,6 +123,50 @@ def test_registry_rejects_malformed_entries():
     for item in bad_files:
         with pytest.raises(ValueError, match="registry"):
             ds.Registry.from_dict({"datasets": {"d": {**base, "files": [item]}}})
+    item = {"path": "a", "sha256": "0" * 64, "url": "http://x/a"}
+    for bad in ({"papers": "bvp"}, {"papers": [""]}, {"size": -1}, {"size": "1 MB"}):
+        with pytest.raises(ValueError, match="'papers'|'size'"):
+            ds.Registry.from_dict({"datasets": {"d": {**base, **bad, "files": [item]}}})
+
+
+# Each loader of dimred.datasets, called with these arguments, fetches its dataset first.
+LOADER_ARGS = {"load_orca": ("car",)}
+
+
+class _Fetched(Exception):
+    """Raised by the stand-in ``fetch``: which dataset a loader asked for."""
+
+
+def loader_datasets(monkeypatch) -> dict[str, str]:
+    """``{loader name: the dataset it fetches}`` for every public ``load_*`` loader."""
+
+    def record(dataset, path, registry=None):
+        raise _Fetched(dataset)
+
+    for module in (ds.tabular, ds.ordinal, ds.fashion, ds.awa2):
+        monkeypatch.setattr(module, "fetch", record)
+    found = {}
+    for name in (
+        name for name in ds.__all__ if name.startswith("load_") and name != "load_registry"
+    ):
+        with pytest.raises(_Fetched) as info:
+            getattr(ds, name)(*LOADER_ARGS.get(name, ()))
+        found[name] = info.value.args[0]
+    return found
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_papers_declare_the_datasets_their_code_loads(paper, monkeypatch, tmp_path):
+    """``papers`` in the registry (what `make <paper>` checks) matches the loaders each
+    paper's experiment package and notebook call."""
+    monkeypatch.setenv("DIMRED_DATA_CACHE", str(tmp_path))  # no cached AwA2 .npy
+    loaders = loader_datasets(monkeypatch)
+    sources = [*(paths.ROOT / "lib/dimred/experiments" / paper).rglob("*.py")]
+    sources.append(paths.ROOT / "notebooks" / f"{paper}.py")
+    called = {word for path in sources for word in re.findall(r"\bload_\w+", path.read_text())}
+    used = {loaders[name] for name in called if name in loaders}
+    assert used, f"{paper} calls no dataset loader"
+    assert sorted(used) == sorted(ds.load_registry().datasets_of(paper))
     with pytest.raises(KeyError, match="unknown dataset"):
         ds.load_registry()["nope"]
 
@@ -157,9 +217,14 @@ def test_corrupted_cache_is_refetched(toy, server, name):
     path = ds.fetch("toy", name, toy)
     good = path.read_bytes()
     path.write_bytes(good[: len(good) // 2])  # truncated
-    with pytest.warns(DataIntegrityWarning, match="cached file"):
+    with pytest.warns(DataIntegrityWarning, match="cached file") as caught:
         again = ds.fetch("toy", name, toy)
     assert again == path and path.read_bytes() == good
+    # The rejected copy is moved aside, never deleted, and the warning says where.
+    [moved] = (cache_dir() / ".rejected").rglob(Path(name).name)
+    assert moved.read_bytes() == good[: len(good) // 2]
+    assert moved.relative_to(cache_dir() / ".rejected").parts[1:] == ("toy", *Path(name).parts)
+    assert f"moved to {moved}" in str(caught[0].message)
 
 
 def test_mirror_is_used_before_the_network(toy, server, tmp_path, monkeypatch):
@@ -169,6 +234,36 @@ def test_mirror_is_used_before_the_network(toy, server, tmp_path, monkeypatch):
     monkeypatch.setenv("DIMRED_DATA_MIRROR", str(mirror))
     assert ds.fetch("toy", "sub/a.txt", toy).read_bytes() == A_BYTES
     assert server.requests == []
+
+
+@pytest.mark.parametrize("folder", ["cache/toy", "cache/.archives/toy", "mirror/toy"])
+def test_archive_already_on_disk_is_used(toy, server, tmp_path, monkeypatch, folder):
+    """A copy of the archive in the cache or the mirror is used; nothing is downloaded."""
+    (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / folder / "pack.zip").write_bytes((server.root / "pack.zip").read_bytes())
+    monkeypatch.setenv("DIMRED_DATA_MIRROR", str(tmp_path / "mirror"))
+    probe = ds.probe_sources(registry=toy)["toy/b.csv"]
+    assert probe.source == f"member pack/b.csv of {tmp_path / folder / 'pack.zip'}"
+    assert ds.fetch("toy", "b.csv", toy).read_bytes() == B_BYTES
+    assert ds.fetch("toy", "c.txt", toy).read_bytes() == C_BYTES
+    assert server.requests == ["/a.txt"]  # the probe of the direct file; no archive
+
+
+def test_wrong_archive_on_disk_is_moved_aside(toy, server, tmp_path, monkeypatch):
+    mirror = tmp_path / "mirror"
+    for folder in (tmp_path / "cache" / "toy", mirror / "toy"):
+        folder.mkdir(parents=True)
+        with zipfile.ZipFile(folder / "pack.zip", "w") as zf:
+            zf.writestr("pack/b.csv", b"not b\n")
+    monkeypatch.setenv("DIMRED_DATA_MIRROR", str(mirror))
+    with pytest.warns(DataIntegrityWarning) as caught:
+        assert ds.fetch("toy", "b.csv", toy).read_bytes() == B_BYTES  # downloaded
+    [moved] = (tmp_path / "cache" / ".rejected").rglob("pack.zip")
+    assert moved.parent.name == "toy" and not (tmp_path / "cache" / "toy" / "pack.zip").exists()
+    messages = " ".join(str(warning.message) for warning in caught)
+    assert f"moved to {moved}" in messages and "left as it is" in messages
+    assert (mirror / "toy" / "pack.zip").is_file()  # the mirror is never changed
+    assert server.requests == ["/pack.zip"]
 
 
 def test_corrupted_mirror_falls_back_to_download(toy, server, tmp_path, monkeypatch):
@@ -201,7 +296,10 @@ def test_every_source_wrong_raises(toy, server, tmp_path, monkeypatch):
     assert sha(bad_mirror) in message and sha(bad_download) in message
     assert f"{server.url}/a.txt" in message
     assert info.value.expected == sha(A_BYTES)
-    assert not cached.exists()  # nothing wrong is left in the cache
+    assert not cached.exists()  # nothing wrong is left in the cache, nothing deleted:
+    [moved] = (tmp_path / "cache" / ".rejected").rglob("a.txt")
+    assert moved.read_bytes() == b"stale" and f"moved to {moved}" in message
+    assert (mirror / "toy" / "sub" / "a.txt").read_bytes() == bad_mirror  # left as it is
     assert str(pickle.loads(pickle.dumps(info.value))) == message
 
 
@@ -218,7 +316,37 @@ def test_download_failure_names_url_and_mirror(toy, server):
     (server.root / "a.txt").unlink()  # 404
     with pytest.raises(DataDownloadError, match="DIMRED_DATA_MIRROR") as info:
         ds.fetch("toy", "sub/a.txt", toy)
-    assert f"{server.url}/a.txt" in str(info.value)
+    error = info.value
+    assert f"{server.url}/a.txt" in str(error) and "datasets add toy PATH" in str(error)
+    assert (error.name, error.url) == ("toy/sub/a.txt", f"{server.url}/a.txt")
+    assert error.reason.startswith("HTTPError: 404")
+    assert isinstance(error, DataError) and isinstance(error, OSError)
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)
+    assert issubclass(DataIntegrityError, DataError)  # one class to catch for a fallback
+
+
+@pytest.fixture
+def silent_server():
+    """``http://127.0.0.1:<port>``: a server that accepts connections and never answers."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def test_downloads_and_probes_give_up_when_nothing_answers(server, silent_server, monkeypatch):
+    """A network that never answers costs seconds (``TIMEOUT``), not pooch's 30 s a file."""
+    assert max(ds.registry.TIMEOUT) <= 10 and ds.registry.PROBE_TIMEOUT <= 10
+    monkeypatch.setattr(registry_module, "TIMEOUT", (1.0, 1.0))
+    item = {"path": "a.txt", "sha256": sha(A_BYTES), "url": f"{silent_server}/a.txt"}
+    meta = {"title": "t", "citation": "c", "license": "l", "homepage": "h"}
+    silent = ds.Registry.from_dict({"datasets": {"toy": {**meta, "files": [item]}}})
+    start = time.monotonic()
+    with pytest.raises(DataDownloadError, match="timed out"):
+        ds.fetch("toy", "a.txt", silent)
+    probe = ds.probe_sources(registry=silent, cache=False, mirror=False, timeout=1)["toy/a.txt"]
+    assert not probe.ok and "timed out" in probe.attempts[0][1]
+    assert time.monotonic() - start < 6
 
 
 def test_fetch_all_verify_and_cli(toy, server, tmp_path, capsys):

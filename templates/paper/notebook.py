@@ -16,7 +16,7 @@
 # %% [markdown]
 # # PAPER_TITLE — reproduction
 #
-# Authors, *Title* (`../shared/papers/PAPER_NAME.txt`).
+# Authors. *Title*. Venue, year. DOI or canonical URL (as in `data/papers.toml`).
 #
 # What the paper does, what this notebook reproduces, and every choice the paper leaves open.
 # Each code cell calls one step of `dimred.experiments.PAPER_NAME`; `Report.show` writes its tables

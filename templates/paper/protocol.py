@@ -1,4 +1,4 @@
-"""Protocol of the paper PAPER_TITLE (``../shared/papers/PAPER_NAME.txt``).
+"""Protocol of the paper PAPER_TITLE (full reference: ``data/papers.toml``, PAPER_NAME).
 
 Replace this docstring by what the module reproduces and every choice the paper
 leaves open (cite equation numbers). Everything the notebook shows is computed

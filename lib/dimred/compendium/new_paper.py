@@ -21,7 +21,8 @@ __all__ = ["create", "main"]
 #: Steps the script leaves to the author.
 NEXT_STEPS = """\
 Next steps (CONTRIBUTING.md, "Adding a paper"):
-  1. read ../shared/papers/{name}.txt in full; transcribe every published number into
+  1. read the paper in full and add its full reference (DOI or canonical URL) to
+     data/papers.toml; transcribe every published number into
      data/published/{name}/ (first column a unique key) and every claim into claims.csv;
   2. register the datasets in data/registry.toml (templates/paper/registry-entry.toml),
      naming the paper in each dataset's `papers`
@@ -29,7 +30,8 @@ Next steps (CONTRIBUTING.md, "Adding a paper"):
   3. put the methods in lib/dimred/<family>/ as estimators, export them from dimred;
   4. replace the example step of lib/dimred/experiments/{name}/protocol.py;
   5. add "{name}" to PAPERS in lib/dimred/experiments/__init__.py and in the Makefile,
-     and a `{name}:` target line;
+     and a `{name}:` target line; pin its dependencies:
+     python lib/dimred/compendium/depends.py --list > tests/paper_dependencies.txt;
   6. `make sync`, `make test`, `make {name}`; add the README rows and a findings block
      (<!-- findings:{name}:begin --> / <!-- findings:{name}:end -->) that `make figures` fills."""
 

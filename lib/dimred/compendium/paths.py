@@ -29,12 +29,40 @@ def cache_dir() -> Path:
     return Path(os.environ.get("DIMRED_DATA_CACHE", DATA_DIR / "raw"))
 
 
-def mirror_dir() -> Path | None:
+#: The shared mirror beside the checkout, used when ``DIMRED_DATA_MIRROR`` is unset.
+SHARED_MIRROR = ROOT.parent / "shared" / "data"
+
+
+def mirror_dir(environ=None) -> Path | None:
     """Local mirror tried before the network, or ``None``.
 
-    ``DIMRED_DATA_MIRROR`` names a folder laid out as ``<dataset>/<file>``
-    (the layout of ``../shared/data``). Files from it are hash-checked like
-    downloads.
+    ``DIMRED_DATA_MIRROR`` (read from ``environ``, default :data:`os.environ`) names a
+    folder laid out as ``<dataset>/<file>`` (the layout of ``../shared/data``). Files
+    from it are hash-checked like downloads.
     """
-    value = os.environ.get("DIMRED_DATA_MIRROR", "")
+    value = (os.environ if environ is None else environ).get("DIMRED_DATA_MIRROR", "")
     return Path(value) if value else None
+
+
+def adopt_shared_mirror(environ=None) -> Path | None:
+    """Use ``../shared/data`` as the mirror when ``DIMRED_DATA_MIRROR`` is unset, as make does.
+
+    The entry points (``python -m dimred.datasets``, ``python -m
+    dimred.compendium.notebooks``) call this first, so that they find the data the
+    Makefile finds; the kernel of a notebook inherits the variable. A variable set
+    to an empty string is left alone: it means "no mirror".
+
+    Parameters
+    ----------
+    environ : mutable mapping, optional
+        Default :data:`os.environ`, which is updated.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The mirror now in effect.
+    """
+    environ = os.environ if environ is None else environ
+    if "DIMRED_DATA_MIRROR" not in environ and SHARED_MIRROR.is_dir():
+        environ["DIMRED_DATA_MIRROR"] = str(SHARED_MIRROR)
+    return mirror_dir(environ)

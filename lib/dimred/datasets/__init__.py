@@ -4,10 +4,12 @@ Every raw file is listed in ``data/registry.toml`` with its sha256 and fetched b
 :func:`fetch` (cache, then mirror, then canonical URL; see :mod:`.registry`);
 :func:`choose_data_source` decides where a session (the test suite) gets it from.
 Loaders return :class:`sklearn.utils.Bunch` objects; the synthetic generators are
-seeded. ``python -m dimred.datasets {fetch,verify,list}`` is the command line.
+seeded. ``python -m dimred.datasets {fetch,verify,list,add}`` is the command line;
+:func:`add_copies` (``add``) copies files a user already has into the cache, verified.
 """
 
 from ._cli import main
+from .adding import Added, add_copies
 from .awa2 import AWA2_SHAPE, load_awa2
 from .awa2_like import awa2_like
 from .fashion import FASHION_MNIST_CLASSES, load_fashion_mnist
@@ -23,6 +25,7 @@ from .registry import (
     REGISTRY_PATH,
     Archive,
     DataDownloadError,
+    DataError,
     DataFile,
     DataIntegrityError,
     DataIntegrityWarning,
@@ -37,7 +40,7 @@ from .registry import (
     probe_sources,
     verify_cache,
 )
-from .sources import DataSource, choose_data_source, ci_enabled
+from .sources import DataSource, choose_data_source, ci_enabled, explain_missing
 from .synthetic import (
     ordinal_gaussians,
     ordinal_swiss_rolls,
@@ -59,8 +62,10 @@ __all__ = [
     "MOVIELENS_GENRES",
     "ORCA_DATASETS",
     "REGISTRY_PATH",
+    "Added",
     "Archive",
     "DataDownloadError",
+    "DataError",
     "DataFile",
     "DataIntegrityError",
     "DataIntegrityWarning",
@@ -68,10 +73,12 @@ __all__ = [
     "Dataset",
     "Registry",
     "SourceProbe",
+    "add_copies",
     "awa2_like",
     "choose_data_source",
     "ci_enabled",
     "content_sha256",
+    "explain_missing",
     "fetch",
     "fetch_all",
     "file_sha256",

@@ -6,6 +6,14 @@ line, space-separated values). The registry entry ``awa2-resnet101`` is *optiona
 no copy is mirrored, so :func:`load_awa2` downloads the 301 MB archive from the
 dataset site on first use (see ``data/registry.toml``).
 
+Bring your own copy: a user who has the official ``AwA2-features.zip`` (or the files
+extracted from it) runs ``python -m dimred.datasets add awa2-resnet101 PATH`` (the zip
+or the folder), or puts the zip, unchanged, in ``<cache>/awa2-resnet101/`` (by default
+``data/raw/awa2-resnet101/``) or ``<mirror>/awa2-resnet101/``, or the three files
+themselves in either folder. Every file is verified before use; a copy that fails is
+never deleted (one in the cache is moved to ``<cache>/.rejected/``), and the error
+says where it went.
+
 The text is parsed once, in chunks of rows, straight into a float32 ``.npy`` file
 beside it in the cache (:func:`text_to_npy`), so memory stays bounded by the chunk
 size while parsing. A small JSON sidecar records the sha256 of the text file it was
@@ -367,7 +375,8 @@ def load_awa2(
 ) -> Bunch | tuple[np.ndarray, np.ndarray]:
     """AwA2: ResNet-101 features of 37,322 images of 50 animal classes.
 
-    The first call downloads ``AwA2-features.zip`` (about 301 MB; the dataset is
+    The first call takes ``AwA2-features.zip`` from disk if a copy is there (module
+    docstring: bringing your own), else downloads it (about 301 MB; the dataset is
     optional and not mirrored), verifies the members, and parses the 733 MB text
     once into a float32 ``.npy`` beside it in the cache (``<cache>/awa2-resnet101/
     AwA2-features.npy`` and its ``.json`` sidecar, see :func:`text_to_npy`). Later
@@ -403,8 +412,13 @@ def load_awa2(
         When the three files disagree (number of rows, labels not 1..K, file names
         naming several classes for one label), the text is not a numeric table, or
         the registry gives no sha256 for ``AwA2-features.txt``.
-    DataDownloadError
-        When the archive cannot be downloaded (no network and no cached copy).
+    DataError
+        When a file cannot be obtained: a :class:`~dimred.datasets.DataDownloadError`
+        (no local copy, and the download failed) or a
+        :class:`~dimred.datasets.DataIntegrityError` (a copy had the wrong hash: the
+        message names each source tried, what was wrong, and where a rejected copy
+        was moved). Catch :class:`~dimred.datasets.DataError` to fall back on other
+        data; its message says why.
     """
     if mmap_mode not in (None, "r", "c"):
         raise ValueError(f"mmap_mode must be None, 'r' or 'c', got {mmap_mode!r}")

@@ -4,10 +4,21 @@ Every raw file the compendium uses is listed in ``data/registry.toml`` with its
 sha256. :func:`fetch` returns a local copy under ``cache_dir()/<dataset>/<path>``
 and accepts a file only when its hash matches, whichever way it arrived:
 
-1. the cache (a corrupted or truncated cached file is removed and fetched again);
+1. the cache;
 2. the local mirror named by ``DIMRED_DATA_MIRROR`` (laid out as ``<dataset>/<path>``);
-3. a download from the canonical URL with :mod:`pooch` (a direct URL, or a member
-   of a zip archive whose hash is not known and whose members are verified).
+3. for a member of a zip archive, a copy of the archive already on disk, under its
+   download name (e.g. ``AwA2-features.zip``) in ``cache_dir()/.archives/<dataset>/``
+   (where downloads go), ``cache_dir()/<dataset>/`` or ``<mirror>/<dataset>/``;
+4. a download from the canonical URL with :mod:`pooch` (a direct URL, or a member
+   of a zip archive whose hash is not known and whose members are verified). Every
+   request gives up after :data:`TIMEOUT` seconds without an answer.
+
+Nothing that fails verification is deleted from the cache: a cached file, or an
+archive in the cache that gave a wrong member, is moved to
+``cache_dir()/.rejected/<UTC time>/`` (same relative path), and the warning and the
+error say where. Copies from the mirror are read, never changed; a rejected download
+is not kept (it can be downloaded again). ``python -m dimred.datasets add`` copies
+files a user already has into the cache, verified the same way (:mod:`.adding`).
 
 :func:`probe_sources` tells, without fetching anything, which of these sources can
 give each file (the URLs are asked for their first byte, with a short timeout).
@@ -21,7 +32,8 @@ A file is verified in one of three ways (exactly one per registry entry):
 - ``trust_on_first_use = true``: no hash is known. The first copy obtained is accepted
   and its sha256 recorded in ``cache_dir()/.first-use/<dataset>/<path>.json``; from
   then on every copy (cached, mirrored, downloaded again) must match that record.
-  Deleting the record trusts the next copy anew.
+  Deleting the record trusts the next copy anew: the cached one if there is one
+  (e.g. a file put there by hand), else the next one obtained.
 
 A dataset marked ``optional = true`` (with an ``optional_reason``) is left out of
 :meth:`Registry.required_datasets`, the default of :func:`fetch_all`,
@@ -32,6 +44,7 @@ but does not require it; it is fetched when named or when its loader asks for it
 The command line is in :mod:`dimred.datasets._cli`.
 """
 
+import functools
 import gzip
 import hashlib
 import json
@@ -42,13 +55,14 @@ import tomllib
 import warnings
 import zipfile
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlparse
 
 import pooch
@@ -58,9 +72,12 @@ from tqdm import tqdm
 from ..compendium.paths import DATA_DIR, cache_dir, mirror_dir
 
 __all__ = [
+    "PROBE_TIMEOUT",
     "REGISTRY_PATH",
+    "TIMEOUT",
     "Archive",
     "DataDownloadError",
+    "DataError",
     "DataFile",
     "DataIntegrityError",
     "DataIntegrityWarning",
@@ -71,7 +88,9 @@ __all__ = [
     "fetch",
     "fetch_all",
     "file_sha256",
+    "install_copy",
     "load_registry",
+    "local_archives",
     "probe_sources",
     "verify_cache",
 ]
@@ -83,13 +102,28 @@ _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _POOCH_MISMATCH = re.compile(r"but got ([0-9a-fA-F]+)")
 _ARCHIVE_DIR = ".archives"
 _FIRST_USE_DIR = ".first-use"
+_REJECTED_DIR = ".rejected"
+#: Seconds a download waits to connect, and then for each piece of data (requests'
+#: ``(connect, read)`` timeout): a dead network fails within seconds, a large download
+#: that keeps receiving data is never cut short.
+TIMEOUT = (5.0, 10.0)
+#: Seconds a probe (:func:`probe_sources`) waits for a URL's first byte, by default.
+PROBE_TIMEOUT = 5.0
 #: How each verification mode is named in messages.
 _LABEL = {"sha256": "sha256", "sha256_content": "content sha256", "first-use": "sha256"}
 _MISMATCH = tuple(f"{label} " for label in set(_LABEL.values()))
 
 
 # ----------------------------------------------------------------------------- errors
-class DataIntegrityError(ValueError):
+class DataError(Exception):
+    """A registered file could not be obtained: the base of the two errors below.
+
+    Catch it to fall back on something else (and say why: its message names the
+    file, every source tried and what went wrong with each).
+    """
+
+
+class DataIntegrityError(DataError, ValueError):
     """No source gave a file whose sha256 matches the registry.
 
     Attributes
@@ -125,8 +159,40 @@ class DataIntegrityError(ValueError):
         return type(self), (self.name, self.expected, self.attempts, self.kind)
 
 
-class DataDownloadError(OSError):
-    """A download failed (no network, server error) and no other source was usable."""
+class DataDownloadError(DataError, OSError):
+    """A download failed (no network, server error) and no other source was usable.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong, for the user.
+    name, url, reason : str, optional
+        The attributes below (keyword only).
+    attempts : sequence of tuple of str, optional
+
+    Attributes
+    ----------
+    name : str
+        ``<dataset>/<path>`` of the file.
+    url : str
+        The URL that failed.
+    reason : str
+        What went wrong, e.g. ``"ConnectTimeout: ..."`` or ``"HTTPError: 404 ..."``.
+    attempts : list of tuple of str
+        ``(source, what went wrong)`` for every source tried, the download last.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        name: str = "",
+        url: str = "",
+        reason: str = "",
+        attempts: Sequence[tuple[str, str]] = (),
+    ):
+        super().__init__(message)
+        self.name, self.url, self.reason, self.attempts = name, url, reason, list(attempts)
 
 
 class DataIntegrityWarning(UserWarning):
@@ -193,10 +259,16 @@ class DataFile:
         The sha256 of the file, or of its decompressed content for ``sha256_content``
         (a file that is not valid gzip gives a description of the error instead).
         """
+        with open(path, "rb") as fh:
+            return self.digest_of(fh)
+
+    def digest_of(self, fh: BinaryIO) -> str:
+        """:meth:`digest` of the bytes read from the binary file object ``fh``."""
         if self.sha256_content is None:
-            return file_sha256(path)
+            return _stream_sha256(fh)
         try:
-            return content_sha256(path)
+            with gzip.GzipFile(fileobj=fh) as content:
+                return _stream_sha256(content)
         except (OSError, EOFError, zlib.error) as exc:
             return f"unreadable gzip ({type(exc).__name__}: {exc})"
 
@@ -215,7 +287,12 @@ class DataFile:
 
 @dataclass(frozen=True)
 class Dataset:
-    """Registry entry of one dataset: metadata and files."""
+    """Registry entry of one dataset: metadata and files.
+
+    ``papers`` are the papers (notebook stems, e.g. ``"bvp"``) whose runs read the
+    dataset; ``size`` the approximate total size of its files in bytes (for display:
+    files are verified by their hash, not their size).
+    """
 
     name: str
     title: str
@@ -228,6 +305,8 @@ class Dataset:
     redistributable: bool | None = None
     optional: bool = False
     optional_reason: str = ""
+    papers: tuple[str, ...] = ()
+    size: int | None = None
 
     def file(self, path: str | os.PathLike[str]) -> DataFile:
         """Return the entry of ``path`` (relative to the dataset folder)."""
@@ -282,6 +361,10 @@ class Registry:
         """Names of the datasets marked ``optional``: fetched only when asked for."""
         return [name for name, dataset in self.datasets.items() if dataset.optional]
 
+    def datasets_of(self, paper: str) -> list[str]:
+        """Names of the datasets whose ``papers`` name ``paper``, optional ones included."""
+        return [name for name, dataset in self.datasets.items() if paper in dataset.papers]
+
     def files(self, datasets: Iterable[str] | None = None) -> list[DataFile]:
         """All file entries of the given datasets (default: every dataset)."""
         if isinstance(datasets, str):
@@ -304,6 +387,11 @@ def _parse_dataset(name: str, table: Mapping[str, Any]) -> Dataset:
         raise ValueError(f"registry: dataset {name!r}: 'optional' must be true or false")
     if optional and not reason:
         raise ValueError(f"registry: dataset {name!r}: optional, but no 'optional_reason'")
+    papers, size = table.get("papers", []), table.get("size")
+    if not isinstance(papers, list) or not all(isinstance(p, str) and p for p in papers):
+        raise ValueError(f"registry: dataset {name!r}: 'papers' must be a list of names")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+        raise ValueError(f"registry: dataset {name!r}: 'size' must be a number of bytes")
     return Dataset(
         name=name,
         title=table["title"],
@@ -316,6 +404,8 @@ def _parse_dataset(name: str, table: Mapping[str, Any]) -> Dataset:
         redistributable=table.get("redistributable"),
         optional=optional,
         optional_reason=reason,
+        papers=tuple(papers),
+        size=size,
     )
 
 
@@ -381,13 +471,18 @@ def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
 
 
 # --------------------------------------------------------------------------- fetching
+def _stream_sha256(fh: BinaryIO) -> str:
+    """The sha256 hex digest of everything read from ``fh``."""
+    digest = hashlib.sha256()
+    for chunk in iter(lambda: fh.read(1 << 20), b""):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
 def file_sha256(path: str | os.PathLike[str]) -> str:
     """Return the sha256 hex digest of a file."""
-    digest = hashlib.sha256()
     with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return _stream_sha256(fh)
 
 
 def content_sha256(path: str | os.PathLike[str]) -> str:
@@ -398,11 +493,8 @@ def content_sha256(path: str | os.PathLike[str]) -> str:
     OSError, EOFError or zlib.error
         When ``path`` is not a complete gzip file.
     """
-    digest = hashlib.sha256()
     with gzip.open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return _stream_sha256(fh)
 
 
 # ---------------------------------------------------------------- trust on first use
@@ -462,11 +554,12 @@ def _integrity_error(entry: DataFile, attempts: list) -> "DataIntegrityError":
 def fetch(dataset: str, path: str | os.PathLike[str], registry: Registry | None = None) -> Path:
     """Return a verified local copy of one registered file.
 
-    Sources are tried in order: the cache, the mirror (``DIMRED_DATA_MIRROR``),
-    the download. A copy is accepted only if its sha256 matches the registry (or
-    the sha256 of its decompressed content, or the sha256 recorded on first use;
-    see the module's docstring); rejected copies are removed with a
-    :class:`DataIntegrityWarning`.
+    Sources are tried in order: the cache, the mirror (``DIMRED_DATA_MIRROR``), a
+    local copy of the file's archive, the download (see the module's docstring). A
+    copy is accepted only if its sha256 matches the registry (or the sha256 of its
+    decompressed content, or the sha256 recorded on first use); each rejected copy
+    gives a :class:`DataIntegrityWarning` saying what became of it (a cached one is
+    moved to ``cache_dir()/.rejected/``, never deleted).
 
     Parameters
     ----------
@@ -487,43 +580,63 @@ def fetch(dataset: str, path: str | os.PathLike[str], registry: Registry | None 
     DataIntegrityError
         When no source gives a file with the expected hash.
     DataDownloadError
-        When the download fails and neither cache nor mirror had a copy.
+        When the download fails and no local source had a copy.
     """
     entry = (registry or load_registry()).file(dataset, path)
     target = cache_dir() / entry.dataset / entry.path
     attempts: list[tuple[str, str]] = []
-    if _from_cache(entry, target) or _from_mirror(entry, target, attempts):
-        return target
-    _download(entry, target, attempts)
-    actual = entry.digest(target)
-    if actual != _expected(entry, cache_dir()):  # never expected: verified on the way in
-        target.unlink()
-        raise _integrity_error(entry, [*attempts, (entry.source, actual)])
+    if not (
+        _from_cache(entry, target, attempts)
+        or _from_mirror(entry, target, attempts)
+        or _from_archives(entry, target, local_archives(entry), attempts)
+    ):
+        _download(entry, target, attempts)
     return target
 
 
-def _reject(entry: DataFile, where: str, actual: str, expected: str | None) -> None:
-    """Warn that a copy of ``entry`` was rejected."""
-    wanted = f"expected {expected}" if expected else "but no first-use record of its hash"
+def _set_aside(path: Path) -> str:
+    """Move a rejected ``path`` out of the cache's way; say what became of it.
+
+    A file in the cache goes to ``cache_dir()/.rejected/<UTC time>/<same relative
+    path>``; a file elsewhere (the mirror) is left as it is.
+    """
+    root = cache_dir()
+    if not path.is_relative_to(root):
+        return "left as it is"
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    moved = root / _REJECTED_DIR / stamp / path.relative_to(root)
+    moved.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(path, moved)
+    return f"moved to {moved}"
+
+
+def _reject(entry: DataFile, where: str, actual: str, fate: str, attempts: list) -> None:
+    """Record and warn that the copy of ``entry`` at ``where`` has the wrong hash."""
+    label = _LABEL[entry.verification]
+    attempts.append((where, f"{label} {actual}; {fate}"))
     warnings.warn(
-        f"{entry.name}: {where} has {_LABEL[entry.verification]} {actual}, {wanted}; "
-        "discarding it and trying the next source",
+        f"{entry.name}: {where} has {label} {actual}, expected "
+        f"{_expected(entry, cache_dir())}; {fate}; trying the next source",
         DataIntegrityWarning,
         stacklevel=4,
     )
 
 
-def _from_cache(entry: DataFile, target: Path) -> bool:
-    """True if the cached copy is valid; a corrupted (or unrecorded) one is removed."""
+def _from_cache(entry: DataFile, target: Path, attempts: list) -> bool:
+    """True if the cached copy is valid; a corrupted one is moved aside.
+
+    A trust-on-first-use file with no record is the first copy: its hash is recorded.
+    """
     if not target.is_file():
         return False
     actual = entry.digest(target)
     expected = _expected(entry, cache_dir())
-    if actual == expected:
-        return True
-    _reject(entry, f"cached file {target}", actual, expected)
-    target.unlink()
-    return False
+    if expected is None:
+        _record(cache_dir(), entry, actual, f"cached file {target}")
+    elif actual != expected:
+        _reject(entry, f"cached file {target}", actual, _set_aside(target), attempts)
+        return False
+    return True
 
 
 def _partial(target: Path) -> Path:
@@ -531,24 +644,82 @@ def _partial(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}.part")
 
 
-def _install(tmp: Path, target: Path, entry: DataFile, where: str, attempts: list) -> bool:
-    """Move ``tmp`` to ``target`` if its hash matches, else remove it and warn.
+def _copy_beside(target: Path, opener: Callable[[], AbstractContextManager[BinaryIO]]) -> Path:
+    """Write what ``opener()`` reads to :func:`_partial` ``(target)``; return that path."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _partial(target)
+    try:
+        with opener() as src, open(tmp, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+@contextmanager
+def _open_member(archive: Path, member: str):
+    """Open ``member`` of the zip ``archive`` for reading."""
+    with zipfile.ZipFile(archive) as zf, zf.open(member) as fh:
+        yield fh
+
+
+def _accept_copy(tmp: Path, target: Path, entry: DataFile, where: str) -> str | None:
+    """Move the copy ``tmp`` to ``target`` if it verifies; else remove it.
 
     A trust-on-first-use file without a record is accepted, and its hash recorded
     (before it is moved into place).
+
+    Returns
+    -------
+    str or None
+        ``None`` when accepted, else the hash ``tmp`` had.
     """
     actual = entry.digest(tmp)
     expected = _expected(entry, cache_dir())
     if expected is None:
         _record(cache_dir(), entry, actual, where)
-        expected = actual
-    if actual == expected:
-        os.replace(tmp, target)
-        return True
-    tmp.unlink()
-    attempts.append((where, f"{_LABEL[entry.verification]} {actual}"))
-    _reject(entry, where, actual, expected)
-    return False
+    elif actual != expected:
+        tmp.unlink()
+        return actual
+    os.replace(tmp, target)
+    return None
+
+
+def install_copy(
+    entry: DataFile, opener: Callable[[], AbstractContextManager[BinaryIO]], where: str
+) -> str | None:
+    """Copy what ``opener()`` reads into the cache as ``entry``, if it verifies.
+
+    Used to add a copy a user has (:mod:`.adding`); trust on first use applies.
+
+    Parameters
+    ----------
+    entry : DataFile
+    opener : callable
+        Returns a context manager giving a binary file object (e.g. ``open(path, "rb")``).
+    where : str
+        Where the copy comes from, for messages and the first-use record.
+
+    Returns
+    -------
+    str or None
+        ``None`` when the copy is now in the cache, else what is wrong with it.
+    """
+    target = cache_dir() / entry.dataset / entry.path
+    actual = _accept_copy(_copy_beside(target, opener), target, entry, where)
+    if actual is None:
+        return None
+    expected = _expected(entry, cache_dir())
+    return f"{where} has {_LABEL[entry.verification]} {actual}, expected {expected}"
+
+
+def _install(tmp: Path, target: Path, entry: DataFile, where: str, fate: str, attempts) -> bool:
+    """:func:`_accept_copy`, recording and warning when ``tmp`` is rejected."""
+    actual = _accept_copy(tmp, target, entry, where)
+    if actual is not None:
+        _reject(entry, where, actual, fate, attempts)
+    return actual is None
 
 
 def _from_mirror(entry: DataFile, target: Path, attempts: list) -> bool:
@@ -560,42 +731,87 @@ def _from_mirror(entry: DataFile, target: Path, attempts: list) -> bool:
     if not source.is_file():
         attempts.append((f"mirror {source}", "not found"))
         return False
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _partial(target)
-    shutil.copyfile(source, tmp)
-    return _install(tmp, target, entry, f"mirror {source}", attempts)
+    tmp = _copy_beside(target, functools.partial(open, source, "rb"))
+    return _install(tmp, target, entry, f"mirror {source}", "left as it is", attempts)
+
+
+def local_archives(entry: DataFile) -> list[Path]:
+    """The copies on disk of the archive ``entry`` is a member of (none for a direct file).
+
+    Looked for under the archive's download name in ``cache_dir()/.archives/<dataset>/``
+    (where :func:`fetch` downloads it), ``cache_dir()/<dataset>/`` and
+    ``<mirror>/<dataset>/``, in that order.
+    """
+    return _archive_paths(entry, cache_dir(), mirror_dir())
+
+
+def _archive_paths(entry: DataFile, cache: Path | None, mirror: Path | None) -> list[Path]:
+    """:func:`local_archives` in the given cache and mirror folders (``None``: none)."""
+    if entry.archive is None:
+        return []
+    folders = [cache / _ARCHIVE_DIR, cache] if cache is not None else []
+    folders += [mirror] if mirror is not None else []
+    candidates = [folder / entry.dataset / entry.archive.filename for folder in folders]
+    return [path for path in candidates if path.is_file()]
+
+
+def _from_archives(entry: DataFile, target: Path, archives: list[Path], attempts) -> bool:
+    """Extract ``entry`` from the first of ``archives`` that gives a valid copy.
+
+    An archive in the cache that gives no valid copy is moved aside.
+    """
+    for archive in archives:
+        where = f"member {entry.member} of {archive}"
+        try:
+            tmp = _copy_beside(target, functools.partial(_open_member, archive, entry.member))
+        except (KeyError, zipfile.BadZipFile) as exc:
+            fate = _set_aside(archive)
+            attempts.append((where, f"cannot extract: {exc}; {fate}"))
+            warnings.warn(
+                f"{entry.name}: {where}: cannot extract ({exc}); {fate}; trying the next source",
+                DataIntegrityWarning,
+                stacklevel=3,
+            )
+            continue
+        actual = _accept_copy(tmp, target, entry, where)
+        if actual is None:
+            return True
+        _reject(entry, where, actual, _set_aside(archive), attempts)
+    return False
 
 
 def _download(entry: DataFile, target: Path, attempts: list) -> None:
     """Download ``entry`` into ``target`` (verified) or raise."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    if entry.archive is None and entry.sha256 is not None:  # pooch checks the hash
+    if entry.archive is not None:
+        local = cache_dir() / _ARCHIVE_DIR / entry.dataset / entry.archive.filename
+        _retrieve(entry, entry.archive.url, entry.archive.sha256, local, attempts)
+        if not _from_archives(entry, target, [local], attempts):
+            raise _integrity_error(entry, attempts)
+    elif entry.sha256 is not None:  # pooch checks the hash
         _retrieve(entry, str(entry.url), entry.sha256, target, attempts)
-        return
-    if entry.archive is None:  # verified (or recorded) after the download
+    else:  # verified (or recorded) after the download
         tmp = _partial(target)
         tmp.unlink(missing_ok=True)
         _retrieve(entry, str(entry.url), None, tmp, attempts)
-        if not _install(tmp, target, entry, f"download {entry.url}", attempts):
+        if not _install(tmp, target, entry, f"download {entry.url}", "not kept", attempts):
             raise _integrity_error(entry, attempts)
-        return
-    archive = entry.archive
-    local = cache_dir() / _ARCHIVE_DIR / entry.dataset / archive.filename
-    _retrieve(entry, archive.url, archive.sha256, local, attempts)
-    _extract_member(entry, local, target, attempts)
 
 
 def _retrieve(entry: DataFile, url: str, sha256: str | None, dest: Path, attempts: list) -> None:
-    """``pooch.retrieve`` into ``dest``, translating failures into our errors."""
+    """``pooch.retrieve`` into ``dest`` (with :data:`TIMEOUT`), translating failures."""
     known_hash = None if sha256 is None else f"sha256:{sha256}"
+    downloader = pooch.HTTPDownloader(timeout=TIMEOUT)
     try:
-        pooch.retrieve(url, known_hash=known_hash, fname=dest.name, path=dest.parent)
+        pooch.retrieve(
+            url, known_hash=known_hash, fname=dest.name, path=dest.parent, downloader=downloader
+        )
     except (OSError, ValueError) as exc:  # requests' errors are OSErrors
         mismatch = _POOCH_MISMATCH.search(str(exc)) if isinstance(exc, ValueError) else None
         if mismatch:
-            attempts.append((f"download {url}", f"sha256 {mismatch.group(1).lower()}"))
+            attempts.append((f"download {url}", f"sha256 {mismatch.group(1).lower()}; not kept"))
             raise _integrity_error(entry, attempts) from exc
-        attempts.append((f"download {url}", f"failed: {exc}"))
+        attempts.append((f"download {url}", f"failed: {_root_cause(exc)}"))
         raise _download_error(entry, url, exc, attempts) from exc
 
 
@@ -603,29 +819,17 @@ def _download_error(entry: DataFile, url: str, exc: BaseException, attempts: lis
     """The error for a failed download: integrity if a source gave wrong bytes."""
     if any(result.startswith(_MISMATCH) for _, result in attempts):
         return _integrity_error(entry, attempts)
+    reason = _root_cause(exc)
     return DataDownloadError(
-        f"{entry.name}: download from {url} failed ({type(exc).__name__}: {exc}). "
-        "No network? Point DIMRED_DATA_MIRROR at a folder laid out as <dataset>/<file> "
-        "(e.g. the shared ../shared/data) to use a local copy instead."
+        f"{entry.name}: download from {url} failed ({reason}). No network? Point "
+        "DIMRED_DATA_MIRROR at a folder laid out as <dataset>/<file> (e.g. the shared "
+        "../shared/data), or hand over a copy you have: python -m dimred.datasets add "
+        f"{entry.dataset} PATH",
+        name=entry.name,
+        url=url,
+        reason=reason,
+        attempts=attempts,
     )
-
-
-def _extract_member(entry: DataFile, archive: Path, target: Path, attempts: list) -> None:
-    """Extract ``entry.member`` from the zip ``archive`` into ``target`` and verify it."""
-    where = f"member {entry.member} of {entry.archive.url}"
-    tmp = _partial(target)
-    try:
-        with zipfile.ZipFile(archive) as zf, zf.open(str(entry.member)) as src:
-            with open(tmp, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-    except (KeyError, zipfile.BadZipFile) as exc:
-        tmp.unlink(missing_ok=True)
-        archive.unlink(missing_ok=True)  # unknown hash: do not trust it next time
-        attempts.append((where, f"cannot extract: {exc}"))
-        raise _integrity_error(entry, attempts) from exc
-    if not _install(tmp, target, entry, where, attempts):
-        archive.unlink(missing_ok=True)
-        raise _integrity_error(entry, attempts)
 
 
 def fetch_all(
@@ -728,15 +932,15 @@ def probe_sources(
     *,
     cache: bool | str | os.PathLike[str] = True,
     mirror: bool | str | os.PathLike[str] | None = True,
-    timeout: float = 10.0,
+    timeout: float = PROBE_TIMEOUT,
     online: bool = True,
 ) -> dict[str, SourceProbe]:
     """Find, for every file, a source that can give it, without fetching anything.
 
-    The sources are tried in the order of :func:`fetch`: a cached copy and a mirror
-    copy count when their hash matches (a trust-on-first-use file: a cached copy
-    when it matches its record, a mirror copy when it matches the record or there is
-    none); a canonical URL counts when it answers a
+    The sources are tried in the order of :func:`fetch`: a cached copy, a mirror
+    copy and a member of a local copy of its archive (:func:`local_archives`) count
+    when their hash matches (a trust-on-first-use file: when it matches the record or
+    there is none); a canonical URL counts when it answers a
     request for its first byte with a success status within ``timeout`` seconds (an
     archive member counts when its archive's URL does; each URL is asked once, and
     the URLs are asked in parallel). Nothing is written or removed.
@@ -749,7 +953,7 @@ def probe_sources(
         Default: :func:`load_registry`.
     cache : bool or path-like
         ``True``: :func:`~dimred.compendium.paths.cache_dir`; a path: that folder;
-        ``False``: ignore cached copies.
+        ``False``: ignore cached copies (and the archives in the cache).
     mirror : bool, path-like or None
         ``True``: ``DIMRED_DATA_MIRROR`` (if set); a path: that folder;
         ``False`` or ``None``: no mirror.
@@ -770,21 +974,7 @@ def probe_sources(
     local: dict[str, tuple[DataFile, str | None, list[tuple[str, str]]]] = {}
     for entry in registry.files(datasets):
         attempts: list[tuple[str, str]] = []
-        found = None
-        for kind, root in (("cache", cache_root), ("mirror", mirror_root)):
-            if root is None:
-                continue
-            candidate = root / entry.dataset / entry.path
-            expected = _expected(entry, cache_root)
-            if not candidate.is_file():
-                attempts.append((f"{kind} {candidate}", "not found"))
-            elif expected is None and kind == "cache":
-                attempts.append((f"{kind} {candidate}", "unverified (no first-use record)"))
-            elif expected is not None and (actual := entry.digest(candidate)) != expected:
-                attempts.append((f"{kind} {candidate}", f"{_LABEL[entry.verification]} {actual}"))
-            else:
-                found = f"{kind} {candidate}"
-                break
+        found = _probe_local(entry, cache_root, mirror_root, attempts)
         local[entry.name] = (entry, found, attempts)
     urls = sorted({_url_of(entry) for entry, found, _ in local.values() if found is None})
     urls = urls if online else []
@@ -804,6 +994,39 @@ def probe_sources(
                 attempts.append((f"download {url}", answers[url]))
         probes[name] = SourceProbe(name, found, tuple(attempts))
     return probes
+
+
+def _probe_local(entry: DataFile, cache: Path | None, mirror: Path | None, attempts) -> str | None:
+    """The first local source of ``entry`` whose copy verifies, recording the others."""
+    expected = _expected(entry, cache)
+    candidates = [
+        (f"{kind} {root / entry.dataset / entry.path}", root / entry.dataset / entry.path, None)
+        for kind, root in (("cache", cache), ("mirror", mirror))
+        if root is not None
+    ]
+    candidates += [
+        (f"member {entry.member} of {archive}", archive, entry.member)
+        for archive in _archive_paths(entry, cache, mirror)
+    ]
+    for where, path, member in candidates:
+        if not path.is_file():
+            attempts.append((where, "not found"))
+            continue
+        try:
+            actual = _member_digest(entry, path, member) if member else entry.digest(path)
+        except (KeyError, zipfile.BadZipFile) as exc:
+            attempts.append((where, f"cannot extract: {exc}"))
+            continue
+        if expected is None or actual == expected:
+            return where
+        attempts.append((where, f"{_LABEL[entry.verification]} {actual}"))
+    return None
+
+
+def _member_digest(entry: DataFile, archive: Path, member: str) -> str:
+    """:meth:`DataFile.digest` of ``member`` of the zip ``archive``, read in place."""
+    with _open_member(archive, member) as fh:
+        return entry.digest_of(fh)
 
 
 def _url_of(entry: DataFile) -> str:

@@ -18,18 +18,25 @@ mirror (its URL is not asked: no network traffic and no timeout for a dataset no
 asked for), and reported (:attr:`DataSource.optional_probes`, :meth:`DataSource.has`);
 its absence does not make the data unavailable. Naming it in ``datasets`` makes it
 needed: it is then probed like any other, URL included, and required.
+
+:func:`explain_missing` is what a user reads when files cannot be obtained (``python -m
+dimred.datasets fetch``, ``make <paper>``): what is missing, where it was looked for,
+and the two ways to get it.
 """
 
 import os
-from collections.abc import Iterable, Mapping
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from urllib.parse import urlparse
 
+from ..compendium.paths import cache_dir, mirror_dir
 from .registry import Registry, SourceProbe, load_registry, probe_sources
 
-__all__ = ["DataSource", "choose_data_source", "ci_enabled"]
+__all__ = ["DataSource", "choose_data_source", "ci_enabled", "explain_missing"]
 
 #: Values of ``CI`` that do not mean "running under CI" (compared case-insensitively).
 CI_OFF = frozenset({"", "false", "0"})
@@ -248,3 +255,73 @@ def choose_data_source(
     else:
         kind = "mirror" if mirror is not None else "canonical"
     return DataSource(kind, mirror, tuple(tried), probes, ci_enabled(environ), optional, reasons)
+
+
+#: How to get missing data: the two ways (``{hosts}``: the canonical hosts asked).
+TWO_WAYS = """\
+Two ways to get them:
+  1. From a copy on disk: set DIMRED_DATA_MIRROR to a folder laid out as <dataset>/<file>
+     (like the shared ../shared/data, used by default when it exists beside the checkout),
+     or copy in files you have: python -m dimred.datasets add <dataset> PATH ...
+  2. From the network: allow access to {hosts};
+     `make data` (python -m dimred.datasets fetch) then fetches and verifies every dataset."""
+
+_HASH_RESULT = re.compile(r"^((?:content )?sha256) [0-9a-f]{64}")
+
+
+def explain_missing(missing: Sequence[SourceProbe], headline: str) -> str:
+    """The message for files no source can give: what, where it was looked, what to do.
+
+    Parameters
+    ----------
+    missing : sequence of SourceProbe
+        The probes (:func:`~dimred.datasets.probe_sources`) of the files no source gives.
+    headline : str
+        The first line, in the caller's terms (e.g. ``"bvp: not started, ..."``).
+
+    Returns
+    -------
+    str
+        ``headline``; one line per dataset with its missing files, then what each
+        source said (the cache, the mirror or its absence, local archives, each host
+        asked); then the two ways to get the files.
+    """
+    mirror = mirror_dir()
+    where = f"mirror {mirror}" if mirror else "no mirror (DIMRED_DATA_MIRROR unset or empty)"
+    lines = [headline, f"  Looked in: the cache {cache_dir()}; {where}; the canonical URLs."]
+    by_dataset: dict[str, list[SourceProbe]] = {}
+    for probe in missing:
+        by_dataset.setdefault(probe.name.split("/", 1)[0], []).append(probe)
+    hosts = []
+    for dataset, probes in by_dataset.items():
+        lines.append(f"  {dataset}: {len(probes)} file{'s' * (len(probes) > 1)} missing")
+        grouped = _source_results(probes)
+        for source, results in grouped.items():
+            shown = [
+                result if n == len(probes) else f"{result} ({n} of {len(probes)})"
+                for result, n in Counter(results).items()
+            ]
+            lines.append(f"    {source}: {'; '.join(shown)}")
+        hosts += [key.removeprefix("download from ") for key in grouped if key.startswith("down")]
+    urls = ", ".join(dict.fromkeys(hosts)) or "the canonical URLs"
+    return "\n".join([*lines, TWO_WAYS.format(hosts=urls)])
+
+
+def _source_results(probes: Sequence[SourceProbe]) -> dict[str, list[str]]:
+    """``{source: [result per file]}``: the probes' attempts, grouped by source.
+
+    A source is the cache, the mirror, an archive on disk or a download host; results
+    are shortened to what they have in common (a wrong hash is ``wrong sha256``).
+    """
+    grouped: dict[str, list[str]] = {}
+    for probe in probes:
+        for where, result in probe.attempts:
+            kind, _, rest = where.partition(" ")
+            if kind == "download":
+                source = f"download from {urlparse(rest).netloc}"
+            elif kind == "member":
+                source = f"archive {rest.split(' of ', 1)[1]}"
+            else:
+                source = kind
+            grouped.setdefault(source, []).append(_HASH_RESULT.sub(r"wrong \1", result))
+    return grouped
