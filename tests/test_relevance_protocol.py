@@ -151,3 +151,47 @@ def test_fisher_tsne_needs_two_labelled_classes(partly_labelled):
     X, y, _ = partly_labelled
     with pytest.raises(ValueError):
         FisherTSNE(perplexity=5).fit(X, y, labelled=y == 0)
+
+
+def test_first_k_from_is_where_a_condition_starts_to_hold_for_good():
+    ks = np.array([2, 4, 6, 8, 10])
+    first = protocol._first_k_from
+    assert first(ks, np.array([True, False, True, True, True])) == 6
+    assert first(ks, np.ones(5, bool)) == 2
+    assert np.isnan(first(ks, np.array([True, True, True, True, False])))
+
+
+def test_set1_verdicts_decide_each_claim_on_one_draw():
+    """A profile built to satisfy (or violate) each claim of Fig. 2's text."""
+    ks = np.arange(2, 42, 2)
+    cluster = 20
+    small = ks < cluster
+    nerv = np.column_stack([np.ones(ks.size), np.ones(ks.size), np.where(small, 0.5, 0.0)])
+    diagonal = ks / 59
+    forward = np.column_stack([diagonal + 0.4, diagonal + 0.4, diagonal])
+    quality = 0.8 * np.ones(ks.size)
+    backward = np.column_stack([quality - 0.3, quality - 0.3, quality])
+    profiles = {"nerv": nerv, "forward": forward, "backward": backward}
+    baselines = {"nerv": np.zeros(ks.size), "forward": diagonal, "backward": quality}
+    verdicts = protocol._set1_verdicts(ks, profiles, baselines, cluster)
+    assert {c: v[0] for c, v in verdicts.items()} == {
+        "set1_ranking_identical": True,
+        "set1_nerv_dim3_irrelevant": True,
+        "set1_nerv_local": True,
+        "set1_baselines": True,
+        "set1_fb_mark_dim3": True,
+        "set1_fb_not_local": True,
+    }
+    profiles["nerv"] = nerv * [1, 1, 0] + [0, 0, 0.5]  # dimension 3 relevant everywhere
+    verdicts = protocol._set1_verdicts(ks, profiles, baselines, cluster)
+    assert not verdicts["set1_nerv_dim3_irrelevant"][0] and not verdicts["set1_baselines"][0]
+
+
+def test_a_claim_over_draws_takes_the_majority():
+    published = load_published("relevance_learning")
+    rows = [
+        protocol._majority_row(published, "set1_nerv_local", [(True, "a")] * k + [(False, "b")] * 2)
+        for k in (1, 3)
+    ]
+    assert [r["status"] for r in rows] == ["deviates", "match"]
+    assert rows[1]["reproduced"] == "holds on 3 of 5 draws of set1"

@@ -3,7 +3,8 @@ protocol (:mod:`.protocol`), its computations (:mod:`.toy`, :mod:`.usps`,
 :mod:`.rankings`) and figures (:mod:`.plots`).
 
 The notebook ``notebooks/relevance_learning.ipynb`` calls, in order: :func:`params`,
-:func:`load_data`, :func:`figure1_set1`, :func:`figure2_profiles`, :func:`nerv_choices`,
+:func:`load_data`, :func:`figure1_set1`, :func:`figure2_profiles`, :func:`figure2_draws`,
+:func:`nerv_choices`,
 :func:`table1_rankings`, :func:`table1_sensitivity`, :func:`local_optima` and
 :func:`table2_usps`.
 """
@@ -12,6 +13,7 @@ from .protocol import (
     PAPER,
     Params,
     figure1_set1,
+    figure2_draws,
     figure2_profiles,
     load_data,
     local_optima,
@@ -26,6 +28,7 @@ __all__ = [
     "PAPER",
     "Params",
     "figure1_set1",
+    "figure2_draws",
     "figure2_profiles",
     "load_data",
     "local_optima",

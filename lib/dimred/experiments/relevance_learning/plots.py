@@ -13,6 +13,7 @@ __all__ = [
     "figure_sensitivity",
     "figure_set1",
     "figure_usps_relevances",
+    "figure_zero_share",
 ]
 
 #: Titles of the three schemes.
@@ -51,6 +52,22 @@ def figure_profiles(ks, profiles, baselines):
         ax.plot(ks, baselines[scheme], "k--", lw=1, label=BASELINE_LABELS[scheme])
         ax.set(title=SCHEME_TITLES[scheme], xlabel="k")
     axes[0].legend()
+    return fig
+
+
+def figure_zero_share(ks, draws, bandwidths, zero_share):
+    """``lambda_3 / max(lambda)`` of set1 against ``k``, one line per draw, per reading of
+    the widths, with the threshold below which a relevance counts as 0."""
+    fig, axes = plt.subplots(1, len(bandwidths), figsize=(4 * len(bandwidths), 3), sharey=True)
+    for ax, bandwidth in zip(np.atleast_1d(axes), bandwidths, strict=True):
+        for draw in draws:
+            nerv = draw["nerv_by_bandwidth"][bandwidth]
+            ax.plot(ks, nerv[:, 2] / nerv.max(axis=1), color="C0", alpha=0.5, lw=1)
+        ax.axhline(zero_share, color="k", ls="--", lw=1, label=f"{zero_share:.0%} (counts as 0)")
+        ax.axvline(draws[0]["cluster"], color="grey", ls=":", lw=1, label="cluster size")
+        ax.set(title=f"widths: {bandwidth.replace('_', ' ')}", xlabel="k")
+    np.atleast_1d(axes)[0].set_ylabel(r"$\lambda_3 / \max_l \lambda_l$ (each draw)")
+    np.atleast_1d(axes)[0].legend()
     return fig
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 from sklearn.decomposition import PCA
 from sklearn.manifold import TSNE
 
-from ...datasets.synthetic import relevance_set2, relevance_set3
+from ...datasets.synthetic import relevance_set1, relevance_set2, relevance_set3
 from ...manifold import FisherTSNE
 from ...metrics.coranking import coranking_quality
 from ...relevance import NeRVRelevance, backward_relevance, forward_relevance
@@ -35,6 +35,8 @@ __all__ = [
     "nerv_profile",
     "relevance_profiles",
     "sensitivity",
+    "set1_draw",
+    "set1_draws",
     "table1_cells",
     "table1_setting",
     "toy_maps",
@@ -117,6 +119,49 @@ def relevance_profiles(X, Y, ks, gamma, delta):
         "backward": coranking_quality(X, Y, int(ks.max()))[ks - 1],
     }
     return profiles, baselines
+
+
+def set1_draw(seed, ks, perplexity, gamma, delta, bandwidths):
+    """Fig. 2 on one draw of set1: its map, the three profiles and ``lambda_NeRV`` under
+    each reading of the widths.
+
+    Parameters
+    ----------
+    seed : int
+        Seeds set1 and its t-SNE map.
+    ks : array-like of int
+    perplexity : float
+        t-SNE's.
+    gamma, delta : float
+    bandwidths : tuple of str
+        :class:`~dimred.relevance.NeRVRelevance` ``bandwidth`` readings; the first
+        gives the ``nerv`` profile.
+
+    Returns
+    -------
+    dict
+        ``profiles`` and ``baselines`` (:func:`relevance_profiles`), ``nerv_by_bandwidth``
+        ``{bandwidth: array (len(ks), 3)}`` and ``cluster`` (points per cluster).
+    """
+    X, y = relevance_set1(random_state=seed)
+    Y = tsne_map(X, perplexity, seed)
+    ks = np.asarray(ks)
+    profiles, baselines = relevance_profiles(X, Y, ks, gamma, delta)
+    by_bandwidth = {bandwidths[0]: profiles["nerv"]}
+    for bandwidth in bandwidths[1:]:
+        by_bandwidth[bandwidth] = nerv_profile(X, Y, ks, gamma, delta, bandwidth=bandwidth)
+    return {
+        "profiles": profiles,
+        "baselines": baselines,
+        "nerv_by_bandwidth": by_bandwidth,
+        "cluster": int(np.bincount(y).max()),
+    }
+
+
+def set1_draws(seeds, ks, perplexity, gamma, delta, bandwidths, n_jobs, progress):
+    """:func:`set1_draw` for every seed, through joblib (one task per draw)."""
+    tasks = [(seed, tuple(ks), perplexity, gamma, delta, tuple(bandwidths)) for seed in seeds]
+    return run_tasks(set1_draw, tasks, "set1 draws", n_jobs, progress)
 
 
 def table1_cells(sets, maps, ks, gamma, delta):

@@ -20,18 +20,20 @@ random draw of ``per_class`` images per digit (draw ``r`` seeded ``seed + r``):
     unsupervised, so t-SNE(X) and t-SNE(X_lambda) embed all points (transductive,
     no labels involved).
 
-Ties among 1-NN distances go to the lowest index
-(:func:`~dimred.utils.graphs.knn_distances`, and ``argmin`` for train to test).
+Points tied for the nearest distance all vote, a tied vote going to the
+smallest digit (:func:`~dimred.metrics.embedding.knn_vote`), so an error does
+not depend on the order of the rows.
 """
+
+import time
 
 import numpy as np
 import pandas as pd
-from scipy.spatial.distance import cdist
 from sklearn.model_selection import train_test_split
 
 from ...manifold import FisherTSNE
+from ...metrics.embedding import knn_vote
 from ...relevance import NeRVRelevance
-from ...utils.graphs import knn_distances
 from ...utils.parallel import run_tasks
 from .toy import neighbourhoods, tsne_map
 
@@ -55,15 +57,14 @@ def draw_indices(target, per_class, seed):
 
 
 def loo_error(Z, y):
-    """Leave-one-out 1-NN error (percent) of the labels ``y`` in the space ``Z``."""
-    nearest = knn_distances(Z, 1)[1][:, 0]
-    return 100.0 * float(np.mean(y[nearest] != y))
+    """Leave-one-out 1-NN error (percent) of the labels ``y`` (0, 1, ...) in the space ``Z``."""
+    return 100.0 * float(np.mean(knn_vote(Z, y) != y))
 
 
 def split_error(Z, y, train):
     """1-NN error (percent) of the training points' classifier on the test points ``~train``."""
-    nearest = np.argmin(cdist(Z[~train], Z[train], "sqeuclidean"), axis=1)
-    return 100.0 * float(np.mean(y[train][nearest] != y[~train]))
+    predicted = knn_vote(Z[train], y[train], Z[~train])
+    return 100.0 * float(np.mean(predicted != y[~train]))
 
 
 def usps_draw(X, y, draw, p):
@@ -85,7 +86,8 @@ def usps_draw(X, y, draw, p):
         Index ``(reading, space, neighbourhood)``, column ``error_percent``.
     extras : dict
         ``relevances`` ``{(reading, neighbourhood): lambda^2}``, ``fits`` (each NeRV
-        fit's ``k``, Rprop evaluations and whether it converged before ``max_iter``),
+        fit's ``k``, points, Rprop evaluations, whether it converged before
+        ``max_iter`` and its wall time),
         ``fisher_map`` (the paper reading's F-t-SNE map) and ``y`` of the draw.
     """
     seed = p.seed + draw
@@ -114,15 +116,19 @@ def usps_draw(X, y, draw, p):
         cluster = int(np.bincount(y[labelled]).max())
         for neighbourhood, k in neighbourhoods(cluster, p.cluster_factors).items():
             nerv = NeRVRelevance(n_neighbors=k, gamma=p.gamma, delta=p.delta, **dict(p.usps_nerv))
+            start = time.perf_counter()
             relevance = nerv.fit(X[labelled], fisher_map[labelled]).relevances_
+            seconds = time.perf_counter() - start
             relevances[reading, neighbourhood] = relevance
             fits.append(
                 {
                     "reading": reading,
                     "neighbourhood": neighbourhood,
                     "k": k,
+                    "points": int(labelled.sum()),
                     "evaluations": nerv.n_iter_,
                     "converged": nerv.n_iter_ < nerv.max_iter,
+                    "seconds": round(seconds, 1),
                 }
             )
             X_lambda = X * np.sqrt(relevance)
