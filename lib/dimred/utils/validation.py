@@ -49,7 +49,7 @@ def check_spread(X, name):
             f"{name}: X has no variance (all {X.shape[0]} samples are identical, up to "
             f"{CONSTANT_RTOL:g} of their magnitude); there is no direction in which they vary."
         )
-    spread = np.ptp(X, axis=0).max(initial=0.0)
+    spread = float(np.ptp(np.asarray(X, dtype=float), axis=0).max(initial=0.0))
     low, high = SPREAD_RANGE
     if not low <= spread <= high:
         raise ValueError(
