@@ -3,6 +3,7 @@
 import pytest
 
 from dimred.compendium.published import load_table
+from dimred.experiments.bvp import findings
 from dimred.experiments.bvp import protocol as bvp
 
 
@@ -155,11 +156,75 @@ def test_published_claims_name_known_methods_datasets_and_predicates():
     assert (real["artifact"] == real["dataset"].map(bvp.REAL_FIGURES)).all()
 
 
-def test_perplexity_rows():
+def test_perplexity_rows_report_the_most_frequent_best():
+    import pandas as pd
+
     published = load_table("bvp", "tsne_perplexity")
-    rows = bvp.perplexity_rows(published, {"gaussians": 40.0, "swiss_rolls": 20.0})
+    best = {
+        "gaussians": pd.Series([40.0, 30.0, 40.0, 30.0]),  # a tie that includes the paper's
+        "swiss_rolls": pd.Series([20.0, 20.0, 30.0, 5.0]),
+    }
+    rows = bvp.perplexity_rows(published, best)
     assert [r["status"] for r in rows] == ["match", "deviates"]
-    assert rows[1]["deviation"] == -10.0
+    assert (rows[0]["reproduced"], rows[1]["reproduced"], rows[1]["deviation"]) == (40, 20, -10)
+    assert "over 4 draws" in rows[1]["note"] and "20: 2" in rows[1]["note"]
+    assert [r["data"] for r in rows] == [bvp.data_label(n) for n in ("gaussians", "swiss_rolls")]
+
+
+def test_best_perplexities_and_flatness():
+    import pandas as pd
+
+    table = pd.DataFrame(
+        {
+            "seed": [0, 0, 1, 1],
+            "perplexity": [5, 40, 5, 40],
+            "order_correlation": [0.9, 1.0, 1.0, 1.0],
+            "knn_accuracy": [0.8, 0.7, 0.9, 0.6],
+        }
+    )
+    assert bvp.best_perplexities(table).to_dict() == {0: 40.0, 1: 5.0}
+    flat = bvp.flatness(table)
+    assert flat.loc["order_correlation"].tolist() == pytest.approx([0.05, 0.05])
+    assert flat.loc["knn_accuracy"].tolist() == pytest.approx([0.2, 0.1])
+
+
+def test_tsne_sweep_draws_data_tsne_and_folds_per_seed():
+    embeddings, table = bvp.tsne_sweep("gaussians", (5, 500), seeds=(0, 1), quick=True)
+    assert sorted(embeddings) == [(0, 5), (1, 5)]  # perplexity 500 exceeds the sample
+    X, y = bvp.load_synthetic("gaussians", quick=True, seed=1)
+    import numpy as np
+
+    np.testing.assert_array_equal(embeddings[1, 5], bvp.embed("t-SNE", X, y, 1, 5))
+    row = table.set_index("seed").loc[1]
+    assert row["knn_input"] == bvp.quality.knn_accuracy(X, y, random_state=1)
+
+
+def test_refolding_with_the_same_seed_reproduces_evaluate():
+    import pandas as pd
+
+    from dimred.datasets.synthetic import ordinal_gaussians
+
+    X, y = ordinal_gaussians(n_per_class=20, random_state=0)
+    embeddings, table = bvp.evaluate(X, y, ("BVP", "LDA"), seed=3)
+    pd.testing.assert_frame_equal(bvp._fold_case(X, y, embeddings, table, 3), table)
+    assert not bvp._fold_case(X, y, embeddings, table, 4).equals(table)
+
+
+def test_every_draw_has_its_seed():
+    from dimred.compendium.reporting import MIN_DRAWS
+
+    full, quick = bvp.params(seed=7), bvp.params(quick=True)
+    assert full.n_draws >= MIN_DRAWS and full.draw_seeds[0] == 7
+    assert len(set(full.draw_seeds)) == full.n_draws and 2 <= quick.n_draws < MIN_DRAWS
+
+
+def test_data_labels():
+    from dimred.compendium.reporting import check_data_label
+
+    for name in (*bvp.SYNTHETIC_DATASETS, *bvp.REAL_DATASETS):
+        check_data_label(bvp.data_label(name))
+    assert bvp.data_label("car") == "real (ORCA car)"
+    assert bvp.data_label("gaussians").startswith("synthetic")
 
 
 # ----------------------------------------------------------------------------- solvers
@@ -221,3 +286,100 @@ def test_evaluate_reuses_precomputed_embeddings():
     assert list(embeddings) == ["BVP", "t-SNE"] and embeddings["t-SNE"] is given
     assert table.loc["t-SNE", "within_class_share"] == 0.0
     np.testing.assert_allclose(embeddings["BVP"], bvp.embed("BVP", X, y))
+
+
+# ----------------------------------------------------------------------------- findings
+def _solver_table():
+    import pandas as pd
+
+    cases = [
+        ("gaussians", "as generated", 1e-6, 1.0),
+        ("swiss_rolls", "as generated", 0.08, 1.0),
+        ("car", "standardised", 2e-4, 1.0),
+        ("car", "raw", 3e-4, 1.1),
+        ("bondrate", "standardised", 9e-4, 1.0),
+        ("bondrate", "raw", 89.9, 2.3e7),
+    ]
+    index = pd.MultiIndex.from_tuples([c[:2] for c in cases], names=["dataset", "features"])
+    return pd.DataFrame(
+        {
+            "feature_sd_ratio": [c[3] for c in cases],
+            "algorithm1_starts": 3,
+            "max_angle_deg": [c[2] for c in cases],
+            "objective_spectral": 10.0,
+            "objective_riemannian": [10.0] * 5 + [9.0],
+        },
+        index=index,
+    )
+
+
+def test_solver_findings():
+    closed = findings.closed_form(_solver_table())
+    assert (closed["value"], closed["holds"], closed["spread"]) == (9e-4, True, "deterministic")
+    assert "0.0009° on the Gaussians" in closed["statement"]
+    assert "0.08° on the near-degenerate swiss rolls" in closed["statement"]
+    raw = findings.raw_features(_solver_table())
+    assert raw["value"] == 89.9
+    assert (
+        "On raw bondrate (feature standard deviations spanning a factor 2.3e+07)"
+        in (raw["statement"])
+    )
+    assert "89.9° away" in raw["statement"] and "1.0e-01 of its value" in raw["statement"]
+
+
+def test_over_draws_finding_groups_the_claims():
+    import pandas as pd
+
+    claims = load_table("bvp", "claims")
+    keys = ["real_lda_collapses/pasture", "real_lda_collapses/car", "real_lsda_newthyroid"]
+    table = pd.DataFrame({keys[0]: [True, True], keys[1]: [True, True], keys[2]: [True, False]})
+    row = findings.over_draws(table, claims, "k", "T", "draws of the folds", "real (ORCA)")
+    assert row["value"] == 2.5 and (row["low"], row["high"], row["n_draws"]) == (2, 3, 2)
+    assert "On every draw: LDA compresses the classes on pasture and car." in row["statement"]
+    assert "On some: LSDA separates the classes on newthyroid (1 of 2)." in row["statement"]
+    assert row["note"].startswith("quick run: 2 draws")
+
+
+def test_lsda_separation_finding():
+    import pandas as pd
+
+    claims = load_table("bvp", "claims")
+    claimed = claims[claims["decided_by"].eq("not_separated") & claims["method"].eq("LSDA")]
+    index = pd.MultiIndex.from_product(
+        [[0, 1], claimed["dataset"], ["LSDA"]], names=["fold_seed", "dataset", "method"]
+    )
+    at_chance = index.get_level_values("dataset").isin(["contact-lenses", "bondrate"])
+    knn = pd.DataFrame(
+        {
+            "knn_accuracy": [0.6 if c else 0.9 for c in at_chance],
+            "knn_input": [0.6 if c else 0.9 for c in at_chance],
+            "majority_rate": 0.58,
+            "separates": ~at_chance,
+        },
+        index=index,
+    )
+    row = findings.lsda_separation(knn, claims, 0.05)
+    assert row["holds"] and row["value"] == 2
+    assert "holds on contact-lenses and bondrate on every one of 2 draws" in row["statement"]
+    assert "On pasture, squash-stored and car LSDA separates" in row["statement"]
+    assert "and trivially" in row["statement"]
+    # the input space beating chance on one draw makes the claim non-trivial, and says so
+    knn.loc[(1, "bondrate", "LSDA"), "knn_input"] = 0.75
+    row = findings.lsda_separation(knn, claims, 0.05)
+    assert not row["holds"] and "trivially" not in row["statement"]
+    assert "the input space does on some draws (1 of 2 on bondrate)" in (row["statement"])
+
+
+def test_sensitivity_finding():
+    import pandas as pd
+
+    table = pd.DataFrame(
+        {
+            "seed": [0, 0, 1, 1],
+            **{claim: [True, True, True, False] for claim in bvp.SENSITIVITY_CLAIMS},
+        }
+    )
+    row = findings.swiss_roll_sensitivity(table, bvp.SENSITIVITY_CLAIMS, 2, 2)
+    assert (row["value"], row["low"], row["high"]) == (0.75, 0.5, 1.0)
+    assert row["note"] and "2 generator settings × 2 seeds (4 draws)" in row["statement"]
+    assert '"PCA fails" in 75%' in row["statement"]

@@ -6,8 +6,10 @@ The notebook ``notebooks/bvp.ipynb`` calls, in order: :func:`params`,
 :func:`load_synthetic_data`, :func:`load_real_data`, :func:`table1_artefacts`,
 :func:`solver_artefacts`, :func:`view_sphere_artefacts`, :func:`tsne_sweeps`,
 :func:`sweep_artefacts`, :func:`evaluate_synthetic`, :func:`evaluate_real`,
-:func:`method_figures`, :func:`metrics_artefacts`, :func:`claim_artefacts` and
-:func:`sensitivity_artefacts`.
+:func:`method_figures`, :func:`metrics_artefacts`, :func:`claim_artefacts`,
+:func:`synthetic_claims_over_seeds`, :func:`fold_draws` and
+:func:`sensitivity_artefacts`. ``make bench`` (``benchmarks/bench_bvp.py``) adds the
+speed of the spectral solver to ``findings.csv``.
 """
 
 from .protocol import (
@@ -16,6 +18,7 @@ from .protocol import (
     claim_artefacts,
     evaluate_real,
     evaluate_synthetic,
+    fold_draws,
     load_real_data,
     load_synthetic_data,
     method_figures,
@@ -24,6 +27,7 @@ from .protocol import (
     sensitivity_artefacts,
     solver_artefacts,
     sweep_artefacts,
+    synthetic_claims_over_seeds,
     table1_artefacts,
     tsne_sweeps,
     view_sphere_artefacts,
@@ -35,6 +39,7 @@ __all__ = [
     "claim_artefacts",
     "evaluate_real",
     "evaluate_synthetic",
+    "fold_draws",
     "load_real_data",
     "load_synthetic_data",
     "method_figures",
@@ -43,6 +48,7 @@ __all__ = [
     "sensitivity_artefacts",
     "solver_artefacts",
     "sweep_artefacts",
+    "synthetic_claims_over_seeds",
     "table1_artefacts",
     "tsne_sweeps",
     "view_sphere_artefacts",
