@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Metrical feature importance for mixed data — reproduction
 #
-# A. Denisiuk, *Dimensionality reduction in product of metric spaces* (`../shared/papers/metrical_importance.txt`).
+# A. Denisiuk. *Dimensionality reduction in product of metric spaces*. [https://dblp.org/search?q=Dimensionality+reduction+in+product+of+metric+spaces](https://dblp.org/search?q=Dimensionality+reduction+in+product+of+metric+spaces)
 #
 # The paper scales each feature of a mixed (numeric + categorical) dataset so that the total
 # within-class squared distance is minimal (problem (2)), and reads the optimal scales as feature
@@ -29,8 +29,10 @@
 # `dimred.forest_importances`, and the paper's protocol `dimred.experiments.metrical_importance`
 # (datasets in the paper's numbering, discard curves, tables, figures and reproduction rows). Each
 # code cell calls one protocol step; `Report.show` writes its tables (CSV + Markdown) and figures
-# (PNG + PDF) to `output_dir` (default `figures/metrical_importance/`) and shows them here.
-# `reproduction.csv` is written at the end.
+# (PNG + PDF) to `output_dir` (default `figures/metrical_importance/`) and shows them here, with
+# the findings the step measured (in bold). Every table says which data it came from (`data`: the
+# three UCI datasets, all real). `reproduction.csv` (the paper's numbers beside ours) and
+# `findings.csv` (what we found, with the spread over the forest seeds) are written at the end.
 
 # %% tags=["parameters"]
 # Parameters (papermill overrides these); `mi.params(quick, ...)` decides everything else.
@@ -72,15 +74,17 @@ p
 report.show(mi.pca_order_readings(variants, published));
 
 # %% [markdown]
-# **Finding.** Definition 1 as printed (`importance="definition"`) reproduces none of the rows; the
+# **Reading the table** (findings `text_vs_tables` and `feature_numbering` above). Definition 1 as
+# printed (`importance="definition"`) reproduces no more positions than a random order would; the
 # optimal scale `u⁰` (`importance="weight"`, the default of `dimred.MetricalImportance`) reproduces
 # Tables 1 and 2 exactly with the stated continuous-first numbering. The paper's code evidently ranks by
 # `u⁰ ∝ 1/z_i` (features tight within classes are important), which is also the sensible reading.
 #
-# For Heart the continuous-first numbering reproduces 8 of the 13 positions, among them every
-# position of a numeric feature. The published row is reproduced exactly if the categorical features
-# carry the numbers inferred below: only the categorical block was numbered differently. (The inference
-# uses the "pca" row itself; the forest-based rows give an independent check in Section 2.)
+# For Heart the continuous-first numbering reproduces only part of the row. The published row is
+# reproduced exactly if the categorical features carry the numbers inferred below, and the inferred
+# numbering keeps every numeric feature in place: only the categorical block was numbered differently.
+# (The inference uses the "pca" row itself; the forest-based rows give an independent check in
+# Section 2.)
 
 # %%
 report.show(mi.heart_numbering(variants, published));
@@ -89,8 +93,9 @@ report.show(mi.heart_numbering(variants, published));
 # ## 2. The five importances (Figs. 2, 4, 6) and discard orders (Tables 1–3)
 #
 # `rf`, `sd`, `gini` and `shapley` come from a random forest (500 trees as R's `randomForest`), so they
-# vary with the seed: we compute them for `n_seeds` seeds and compare the paper's rows by rank agreement
-# (Kendall τ) instead of equality. The mean |SHAP| is estimated on `shap_rows` random rows (exact
+# vary with the seed: we compute them for `n_seeds` seeds (ten in the full run, two in the quick run)
+# and compare the paper's rows by rank agreement (Kendall τ) instead of equality; every finding that
+# involves the forests is measured over all these seeds. The tables and figures show the first seed. The mean |SHAP| is estimated on `shap_rows` random rows (exact
 # TreeSHAP, where the paper used Monte-Carlo `fastshap`). Feature numbers are the paper's numbering.
 # Our forest is scikit-learn's, which splits categorical codes as numbers, where R's forest splits on
 # level subsets: some disagreement with the paper's forest rows is expected from that alone.
@@ -100,11 +105,15 @@ imps = mi.importances_by_seed(data, p)
 report.show(mi.importance_artefacts(data, imps, published));
 
 # %% [markdown]
+# **Reading the table** (finding `forest_rows`). A forest row is `within_error` when the paper's order
+# agrees with our runs (mean Kendall τ over the seeds) at least as well as one of our runs agrees with
+# the others (leave-one-out); `order_agreement` gives both for every row.
+#
 # **Independent check of the Heart numbering.** The forest-based rows of Table 3 did not enter the
-# inference above. Their rank agreement with our forest importances under the two numberings:
+# inference above. Their rank agreement with our forest orders of every seed, under the two numberings:
 
 # %%
-report.show(mi.heart_numbering_check(imps, published, variants));
+report.show(mi.heart_numbering_check(imps, published, variants, p));
 
 # %% [markdown]
 # ## 3. Discard curves (Figs. 3, 5, 7)
@@ -112,6 +121,8 @@ report.show(mi.heart_numbering_check(imps, published, variants));
 # F1 of the minority class on a stratified 80/20 split while features are discarded along each order
 # (solid) and its reverse (dashed; `acp`, `fr`, `ds`, `inig`, `yelpahs`). Random forest: mean over
 # `n_rf_runs` runs (paper: 100); SVM and XGBoost: library defaults. Orders from the seed-`seed` tables.
+# The two settings the paper states for these curves (the 80/20 split and the 100 random-forest runs
+# per point) are restated as `setting` rows of `reproduction.csv`.
 
 # %%
 curves = mi.discard_curves_by_dataset(data, imps, p)
@@ -121,25 +132,28 @@ report.show(mi.curve_artefacts(curves, published));
 # ## 4. Beyond the paper: Remark 2's normalisation and unbalanced categories
 #
 # Remark 2 multiplies the Hamming distance by `sqrt(2k/(k-1))` so that the mean squared distance is 2
-# — true only if the `k` levels are equally frequent. An unbalanced binary feature then has a small
-# within-class spread `z_i` for any labels, hence a large importance: Bank's feature 11 (`default`,
-# 98 % "no") is the metrical *most* important feature while every forest ranks it last, and Heart's
-# feature 8 (fasting blood sugar, 85 % one level) tops the metrical ranking (the paper's "the pca marked
-# 8th feature as the most important"). `scaling="empirical"` scales each feature so its own mean
-# squared distance is exactly 2; `z_i/2` is then the within-class share of the feature's spread.
-# The Kendall τ columns compare each metrical order with the forest-based orders of seed `seed`.
+# — true only if the `k` levels are equally frequent. An unbalanced feature then has a small
+# within-class spread `z_i` for any labels, hence a large importance (on Heart this is the paper's "the
+# pca marked 8th feature as the most important"). `scaling="empirical"` scales each feature so its own
+# mean squared distance is exactly 2; `z_i/2` is then the within-class share of the feature's spread.
+# `scaling_comparison` gives the top feature of each scaling with its levels and the share of its most
+# frequent level; `scaling_forest_agreement` compares each metrical order with the forest orders of
+# every seed (Kendall τ, the forest's rank of the metrical top feature, same top feature or not).
 
 # %%
-report.show(mi.scaling_comparison(data, imps));
+report.show(mi.scaling_comparison(data, imps, p));
 
 # %% [markdown]
 # ## 5. Reproduction table
 #
-# Every number of Tables 1–3, the dataset sizes of Section 4 and the verbal claims, published beside
-# reproduced. Statuses: `match`, `within_error` (random orders: the paper's mean Kendall τ with our runs
-# is at least the lowest leave-one-out mean τ of one of our runs with the others), `deviates`,
-# `not_reproducible`. Heart's "pca" rows match partly by construction, since its categorical numbering
-# was fitted to them; the forest-based rows are the independent evidence (Section 2).
+# Every number of Tables 1–3, the dataset sizes of Section 4 (counted from the downloaded files) and
+# the verbal claims, published beside reproduced. Statuses: `match`, `within_error` (random orders: the
+# paper's mean Kendall τ with our runs is at least the lowest leave-one-out mean τ of one of our runs
+# with the others), `deviates`, `not_reproducible`, and `setting` for the paper's settings restated by
+# the run (inputs, not results). Heart's "pca" rows match partly by construction, since its categorical
+# numbering was fitted to them; the forest-based rows are the independent evidence (Section 2).
+# `findings.csv` collects the findings shown above; `make bench` adds the speed of the closed form of
+# Eq. (1).
 
 # %%
 report.show(mi.claim_artefacts(imps, curves, published))

@@ -5,6 +5,8 @@ import pandas as pd
 import pytest
 
 from dimred.compendium.published import load_table
+from dimred.compendium.reporting import MIN_DRAWS, check_data_label
+from dimred.experiments.metrical_importance import findings
 from dimred.experiments.metrical_importance import protocol as mi
 
 
@@ -79,3 +81,113 @@ def test_order_agreement_statuses():
     far = published.copy()
     far.loc["rf"] = [1, 2, 3, 4, 5]
     assert mi.order_agreement(far, ours).loc["rf", "status"] == "deviates"
+
+
+def test_order_agreement_counts_its_seeds():
+    published = pd.DataFrame([[1, 2, 3]], index=["rf"], columns=range(1, 4))
+    ours = [pd.DataFrame([[1, 2, 3]], index=["rf"]), pd.DataFrame([[2, 1, 3]], index=["rf"])]
+    assert mi.order_agreement(published, ours).loc["rf", "n_seeds"] == 2
+
+
+# ----------------------------------------------------------------------------- data, settings
+def test_full_run_measures_the_forests_over_enough_seeds():
+    assert mi.params().n_seeds >= MIN_DRAWS and len(mi.params().seeds) == mi.params().n_seeds
+    assert 2 <= mi.params(quick=True).n_seeds < MIN_DRAWS
+
+
+def test_every_row_and_table_says_which_data():
+    for label in [*mi.DATA.values(), mi.ALL_DATA]:
+        check_data_label(label)
+    table = pd.DataFrame({"x": [1, 2]}, index=pd.Index(["bank", "heart"], name="dataset"))
+    assert mi._with_data(table)["data"].tolist() == [mi.DATA["bank"], mi.DATA["heart"]]
+    rows = mi.setting_rows(50)
+    assert {row["status"] for row in rows} == {"setting"}
+    assert {row["data"] for row in rows} == {mi.ALL_DATA}
+    runs = next(row for row in rows if "runs" in row["item"])
+    assert (runs["published"], runs["reproduced"]) == (100, 50)
+
+
+# ----------------------------------------------------------------------------- findings
+def test_text_vs_tables_and_numbering_findings():
+    index = pd.MultiIndex.from_product(
+        [["australian", "bank", "heart"], ["continuous_first", "paper"]],
+        names=["dataset", "numbering"],
+    )
+    readings = pd.DataFrame(
+        {
+            "definition": [0, 0, 0, 0, 1, 1],
+            "weight": [14, 14, 16, 16, 8, 13],
+            "n_features": [14, 14, 16, 16, 13, 13],
+        },
+        index=index,
+    )
+    text = findings.text_vs_tables(readings, mi.ALL_DATA)
+    assert (text["value"], text["holds"], text["spread"]) == (43, True, "deterministic")
+    assert "43 of their 43 positions" in text["statement"]
+    numbering = findings.feature_numbering(readings, mi.ALL_DATA)
+    assert numbering["value"] == 8 and numbering["holds"]
+    assert "only 8 of 13 of Heart's" in numbering["statement"]
+
+
+def test_heart_numbering_check_finding():
+    index = pd.MultiIndex.from_product([[0, 1], ["rf", "sd"]], names=["seed", "order"])
+    table = pd.DataFrame(
+        {"continuous_first": [0.4, 0.5, 0.5, 0.6], "paper": [0.9, 0.9, 1.0, 0.8]}, index=index
+    )
+    row = findings.heart_numbering_check(table, mi.DATA["heart"])
+    assert row["value"] == pytest.approx(np.median([0.45, 0.35]))
+    assert (row["low"], row["high"], row["n_draws"]) == (pytest.approx(0.35), 0.45, 2)
+    assert row["holds"] and row["note"].startswith("quick run: 2 forest seeds")
+    assert "0.50 (0.45–0.55 over 2 seeds) under the stated" in row["statement"]
+
+
+def test_forest_rows_finding():
+    index = pd.MultiIndex.from_product(
+        [["australian", "bank"], ["pca", "rf", "sd"]], names=["dataset", "order"]
+    )
+    agreement = pd.DataFrame(
+        {
+            "n_seeds": 10,
+            "tau_published": [1, 0.9, 0.95, 1, 0.7, 0.8],
+            "status": ["match", "within_error", "deviates", "match", "deviates", "deviates"],
+        },
+        index=index,
+    )
+    row = findings.forest_rows(agreement, mi.ALL_DATA)
+    assert row["n_draws"] == 4 and (row["low"], row["high"]) == (0.7, 0.95)
+    assert "In 1 of the 4 rows (Australian `rf`)" in row["statement"]
+    assert "other 3 it agrees less well (τ 0.70–0.95)" in row["statement"]
+    assert "Bank's rows differ most" in row["statement"]
+    assert "quick run" not in row["note"]
+
+
+def test_remark2_findings():
+    tops = pd.DataFrame(
+        {
+            "dataset": ["bank", "bank"],
+            "scaling": ["hamming", "empirical"],
+            "feature": ["default", "duration"],
+            "levels": [2, np.nan],
+            "largest_level_share": [0.98, np.nan],
+            "n_features": [16, 16],
+        }
+    )
+    agreement = pd.DataFrame(
+        {
+            "dataset": "bank",
+            "scaling": ["hamming"] * 2 + ["empirical"] * 2,
+            "seed": [0, 1, 0, 1],
+            "forest": "rf",
+            "tau": [-0.1, 0.0, 0.4, 0.5],
+            "forest_rank_of_top": [16, 14, 1, 2],
+            "same_top": [False, False, True, False],
+        }
+    )
+    flaw = findings.remark2_flaw(tops, agreement, mi.ALL_DATA)
+    assert flaw["holds"] and flaw["value"] == pytest.approx(np.median([1, 14 / 16]))
+    assert "Bank's `default` (2 levels, 98% in one)" in flaw["statement"]
+    assert "15 (14–16) of 16" in flaw["statement"]
+    empirical = findings.empirical_scaling(tops, agreement, mi.ALL_DATA)
+    assert not empirical["holds"]  # seed 1: neither scaling has the forest's top feature
+    assert empirical["value"] == 50 and "Bank's `duration`" in empirical["statement"]
+    assert "agree better" in empirical["statement"]

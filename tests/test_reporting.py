@@ -87,6 +87,14 @@ def test_findings_keep_their_spread_and_other_producers(tmp_path):
     assert frame["produced_by"].tolist() == ["notebook", "make bench"]
     again = write_findings([row], tmp_path, "notebook")  # a rerun replaces its own rows only
     assert again["finding"].tolist() == ["zero_k", "speed"]
+    # two benchmark scripts writing to one folder keep each other's rows
+    other = finding_row("other", "Other", "slow", "ratio", [1.0, 1.1, 1.2], data="synthetic")
+    both = write_findings([other], tmp_path, "make bench (bench_b.py)")
+    assert both["finding"].tolist() == ["zero_k", "speed", "other"]
+    assert (
+        write_findings([bench], tmp_path, "make bench")["finding"].tolist()
+        == both["finding"].tolist()
+    )
     with pytest.raises(ValueError, match="stated twice"):
         write_findings([row, row], tmp_path, "notebook")
     first = render_findings(again).splitlines()[0]

@@ -7,7 +7,8 @@ The notebook ``notebooks/metrical_importance.ipynb`` calls, in order:
 :func:`pca_order_readings`, :func:`heart_numbering`, :func:`importances_by_seed`,
 :func:`importance_artefacts`, :func:`heart_numbering_check`,
 :func:`discard_curves_by_dataset`, :func:`curve_artefacts`, :func:`scaling_comparison`
-and :func:`claim_artefacts`.
+and :func:`claim_artefacts`. ``make bench`` (``benchmarks/bench_metrical.py``) adds
+the speed of the closed form to ``findings.csv``.
 """
 
 from .protocol import (

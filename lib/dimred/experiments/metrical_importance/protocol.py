@@ -17,6 +17,14 @@ row (:func:`infer_numbering`); it is confirmed independently by the random-
 forest rows (their rank agreement with ours rises, see the notebook) and by the
 text ("the 6th feature was marked as very important for all the algorithms":
 ``thal``; feature 8, least important for the forest: fasting blood sugar).
+
+Which data, and our own findings
+--------------------------------
+Every table and row names its dataset (:data:`DATA`). What the compendium
+states about its own measurements is returned as findings (:mod:`.findings`):
+those that depend on the forests' seeds are measured over every seed of
+:attr:`Params.seeds` (at least :data:`~dimred.compendium.reporting.MIN_DRAWS` in
+the full run).
 """
 
 from dataclasses import dataclass, replace
@@ -29,12 +37,13 @@ from tqdm import tqdm
 
 from ... import datasets
 from ...compendium.published import source
-from ...compendium.reporting import Artefacts, reproduction_row
+from ...compendium.reporting import MIN_DRAWS, Artefacts, reproduction_row
 from ...importance import MetricalImportance, forest_importances
-from . import plots
+from . import findings, plots
 from .discard import CLASSIFIERS, discard_curves, reverse_name, with_reverses
 
 __all__ = [
+    "DATA",
     "DATASETS",
     "HEART_PAPER_CATEGORICAL",
     "ORDERS",
@@ -58,6 +67,7 @@ __all__ = [
     "params",
     "pca_order_readings",
     "scaling_comparison",
+    "setting_rows",
 ]
 
 #: Folder of the paper under ``data/published`` and ``figures``.
@@ -70,8 +80,22 @@ DATASETS = {
     "heart": datasets.load_statlog_heart,
 }
 
+#: Which data each dataset is (the ``data`` column of every table and row).
+DATA = {
+    "australian": "real (UCI Statlog Australian Credit Approval)",
+    "bank": "real (UCI Bank Marketing, bank.csv)",
+    "heart": "real (UCI Statlog Heart)",
+}
+#: The three datasets together.
+ALL_DATA = "real (UCI Statlog Australian Credit Approval, Bank Marketing, Statlog Heart)"
+
 #: Importances in the row order of Tables 1-3.
 ORDERS = ("pca", "rf", "sd", "gini", "shapley")
+#: The random-forest based importances.
+FORESTS = ORDERS[1:]
+
+#: Share of the rows held out for the discard curves (the paper's 80/20 split).
+TEST_SIZE = 0.2
 
 #: Heart's categorical features in the paper's numbering (features 6..13).
 HEART_PAPER_CATEGORICAL = (
@@ -109,7 +133,8 @@ class Params:
     n_rf_runs : int
         Random-forest runs averaged per curve point (the paper's 100).
     n_seeds : int
-        Sets of random importances compared with the paper's rows.
+        Sets of random importances compared with the paper's rows (and over
+        which every finding involving the forests is measured).
     curve_orders : tuple of str
         Importances whose orders (and reverses) get discard curves.
     """
@@ -120,7 +145,7 @@ class Params:
     n_estimators: int = 500
     shap_rows: int | None = 1000
     n_rf_runs: int = 100
-    n_seeds: int = 5
+    n_seeds: int = MIN_DRAWS
     curve_orders: tuple = ORDERS
 
     @property
@@ -132,9 +157,11 @@ class Params:
 def params(quick=False, *, seed=0, n_jobs=2, n_rf_runs=None):
     """The full (paper) or quick parameter set; ``n_rf_runs`` overrides the runs per point.
 
-    The quick set (small forests, one random-forest run per point, two seeds,
-    curves of the "pca" and "rf" orders only) runs the whole notebook in
-    well under a minute.
+    The full set computes the random importances for ten seeds
+    (:data:`~dimred.compendium.reporting.MIN_DRAWS`). The quick set (small
+    forests, one random-forest run per point, two seeds, curves of the "pca"
+    and "rf" orders only) runs the whole notebook in well under a minute; its
+    findings say that they rest on fewer seeds.
     """
     if quick:
         chosen = Params(True, seed, n_jobs, 100, 100, 1, 2, ("pca", "rf"))
@@ -316,9 +343,9 @@ def order_agreement(published, ours_by_seed):
     Returns
     -------
     DataFrame
-        Per importance: ``tau_published`` (mean over seeds), ``tau_runs_min``
-        and ``tau_runs_mean`` (leave-one-out means of our runs), ``identical``
-        and ``status``.
+        Per importance: ``n_seeds``, ``tau_published`` (mean over seeds),
+        ``tau_runs_min`` and ``tau_runs_mean`` (leave-one-out means of our
+        runs), ``identical`` and ``status``.
     """
     if len(ours_by_seed) < 2:
         raise ValueError("order_agreement needs our orders for at least two seeds.")
@@ -334,6 +361,7 @@ def order_agreement(published, ours_by_seed):
         identical = all(np.array_equal(pub, order) for order in ours)
         within = to_pub >= min(loo)
         rows[name] = {
+            "n_seeds": len(ours),
             "tau_published": float(to_pub),
             "tau_runs_min": float(min(loo)),
             "tau_runs_mean": float(np.mean(loo)),
@@ -366,13 +394,14 @@ def curves(data, orders_table, n_rf_runs=100, seed=0, n_jobs=None, classifiers=C
         data.categorical,
         classifiers=classifiers,
         n_rf_runs=n_rf_runs,
+        test_size=TEST_SIZE,
         random_state=seed,
         n_jobs=n_jobs,
     )
 
 
 # ----------------------------------------------------------------------------- reproduction
-def table_rows(table_name, published, reproduced, agreement, numbering_note=""):
+def table_rows(table_name, published, reproduced, agreement, numbering_note="", data=None):
     """Rows of ``reproduction.csv`` for one discard-order table.
 
     The "pca" row is compared position by position (it involves no
@@ -384,6 +413,8 @@ def table_rows(table_name, published, reproduced, agreement, numbering_note=""):
     ----------
     table_name : str
         ``table<n>_discard_orders``, the transcribed table.
+    data : str, optional
+        Which data (:data:`DATA`).
     """
     artifact = table_name.split("_")[0]
     rows = [
@@ -397,6 +428,7 @@ def table_rows(table_name, published, reproduced, agreement, numbering_note=""):
             else "deviates",
             note="deterministic: must be equal" + numbering_note,
             source=source(table_name, "pca"),
+            data=data,
         )
         for position in published.columns
     ]
@@ -410,17 +442,21 @@ def table_rows(table_name, published, reproduced, agreement, numbering_note=""):
                 row["status"],
                 deviation=round(1 - row["tau_published"], 3),
                 note=(
-                    f"mean tau over seeds; leave-one-out mean tau of our runs >= "
-                    f"{row['tau_runs_min']:.3f} (mean {row['tau_runs_mean']:.3f})"
+                    f"mean tau over {row['n_seeds']} seeds; leave-one-out mean tau of our "
+                    f"runs >= {row['tau_runs_min']:.3f} (mean {row['tau_runs_mean']:.3f})"
                 ),
                 source=source(table_name, name),
+                data=data,
             )
         )
     return rows
 
 
 def dataset_rows(name, data, facts):
-    """Rows for the dataset sizes stated in Section 4 (``facts``: its row of ``datasets``)."""
+    """Rows for the dataset sizes stated in Section 4 (``facts``: its row of ``datasets``).
+
+    Counted from the downloaded files: real checks, not settings.
+    """
     observed = {
         "records": len(data.y),
         "continuous": int((~data.categorical).sum()),
@@ -435,6 +471,7 @@ def dataset_rows(name, data, facts):
             value,
             "match" if value == facts[key] else "deviates",
             source=source("datasets", name),
+            data=DATA[name],
         )
         for key, value in observed.items()
     ]
@@ -491,7 +528,7 @@ def claim_rows(name, importance_tables, curves, orders_table, claims, figure):
             f"{int(curves.runs['run'].max()) + 1} runs (paper: 100)",
         )
     )
-    return [_with_quote(row, claims) for row in rows]
+    return [_with_quote(row, claims) | {"data": DATA[name]} for row in rows]
 
 
 def _with_quote(row, claims):
@@ -576,7 +613,37 @@ def _drop11_claim(curves, orders_table):
     )
 
 
+def setting_rows(n_rf_runs):
+    """The settings of Section 4 the discard curves restate (status ``setting``).
+
+    Parameters
+    ----------
+    n_rf_runs : int
+        Random-forest runs averaged per curve point in this run.
+    """
+    settings = [
+        ("train fraction of the stratified train/test split", 0.8, 1 - TEST_SIZE, ""),
+        (
+            "random-forest runs averaged per curve point",
+            100,
+            n_rf_runs,
+            "paper: 'an average result for 100 tests'; fewer runs only smooth the curves "
+            "less (N_RF_RUNS)",
+        ),
+    ]
+    return [
+        reproduction_row("text", item, paper, ours, "setting", note=note, data=ALL_DATA)
+        for item, paper, ours, note in settings
+    ]
+
+
 # ----------------------------------------------------------------------------- notebook steps
+def _with_data(table, level="dataset"):
+    """``table`` with a last column ``data`` naming the dataset of each row (:data:`DATA`)."""
+    names = table.index.get_level_values(level) if level in table.index.names else table[level]
+    return table.assign(data=[DATA[name] for name in names])
+
+
 def _figure_numbers(published, name):
     """(table, importance figure, curve figure) numbers of a dataset in the paper."""
     facts = published["datasets"].loc[name]
@@ -598,7 +665,8 @@ def pca_order_readings(variants, published):
     Artefacts
         Table ``pca_order_readings``: per dataset and numbering, the positions
         of the published "pca" row reproduced by each importance reading
-        (``definition``, ``weight``) out of ``n_features``.
+        (``definition``, ``weight``) out of ``n_features``; findings
+        ``text_vs_tables`` and ``feature_numbering`` (deterministic counts).
     """
     readings = {}
     for name in DATASETS:
@@ -614,7 +682,13 @@ def pca_order_readings(variants, published):
             readings[name, numbering] = {**matching, "n_features": len(pub)}
     table = pd.DataFrame.from_dict(readings, orient="index")
     table.index.names = ["dataset", "numbering"]
-    return Artefacts(tables={"pca_order_readings": table})
+    return Artefacts(
+        tables={"pca_order_readings": _with_data(table)},
+        findings=[
+            findings.text_vs_tables(table, ALL_DATA),
+            findings.feature_numbering(table, ALL_DATA),
+        ],
+    )
 
 
 def heart_numbering(variants, published):
@@ -636,7 +710,7 @@ def heart_numbering(variants, published):
     )
     same = tuple(inferred[5:]) == HEART_PAPER_CATEGORICAL
     note = f"Inferred categorical block equals `HEART_PAPER_CATEGORICAL`: **{same}**."
-    return Artefacts(tables={"heart_numbering_inferred": table}, notes=[note])
+    return Artefacts(tables={"heart_numbering_inferred": table}, notes=[note], data=DATA["heart"])
 
 
 def importances_by_seed(data, p):
@@ -661,18 +735,20 @@ def importance_artefacts(data, imps, published):
     -------
     Artefacts
         ``table<n>_discard_orders`` and ``fig<n>_importances`` (seed ``p.seed``),
-        ``order_agreement`` (every dataset and importance); the rows of the
-        dataset facts and of every cell of Tables 1-3.
+        ``order_agreement`` (every dataset and importance, over every seed); the
+        rows of the dataset facts and of every cell of Tables 1-3; the finding
+        ``forest_rows``.
     """
     orders = _orders(imps)
-    result = Artefacts()
+    result = Artefacts(data={})
     agreements = {}
     for name, d in data.items():
         table, importance_figure, _ = _figure_numbers(published, name)
-        table_name = f"table{table}_discard_orders"
+        table_name, figure = f"table{table}_discard_orders", f"fig{importance_figure}_importances"
         result.tables[table_name] = orders[name][0]
-        result.tables[f"fig{importance_figure}_importances"] = imps[name][0].round(4)
-        result.figures[f"fig{importance_figure}_importances"] = plots.plot_importances(
+        result.tables[figure] = imps[name][0].round(4)
+        result.data |= {table_name: DATA[name], figure: DATA[name]}
+        result.figures[figure] = plots.plot_importances(
             imps[name][0], f"Fig. {importance_figure}: importances, {name}"
         )
         agreements[name] = order_agreement(published[table_name], orders[name])
@@ -685,29 +761,46 @@ def importance_artefacts(data, imps, published):
         )
         result.rows += dataset_rows(name, d, published["datasets"].loc[name])
         result.rows += table_rows(
-            table_name, published[table_name], orders[name][0], agreements[name], fitted
+            table_name, published[table_name], orders[name][0], agreements[name], fitted, DATA[name]
         )
-    result.tables["order_agreement"] = pd.concat(agreements, names=["dataset", "order"]).round(3)
+    agreement = pd.concat(agreements, names=["dataset", "order"]).round(3)
+    result.tables["order_agreement"] = _with_data(agreement)
+    result.findings.append(findings.forest_rows(agreement, ALL_DATA))
     return result
 
 
-def heart_numbering_check(imps, published, variants):
+def heart_numbering_check(imps, published, variants, p):
     """Independent check of Heart's numbering: the forest rows' agreement under each.
 
     The forest-based rows of Table 3 did not enter :func:`heart_numbering`;
-    their mean Kendall tau with our forest orders is computed with the
+    their Kendall tau with our forest orders of every seed is computed with the
     published numbers read in the continuous-first and in the paper numbering.
+
+    Returns
+    -------
+    Artefacts
+        Table ``heart_numbering_check`` (tau per seed and forest row, under each
+        numbering) and the finding ``heart_numbering_check``.
     """
     names = variants["paper"]["heart"].feature_names
     ours = _orders(imps)["heart"]
-    check = {}
+    rows = published["table3_discard_orders"].drop(index="pca")
+    taus = {}
     for numbering in ("continuous_first", "paper"):
         numbered = variants[numbering]["heart"].feature_names
         mapping = {k + 1: names.index(feature) + 1 for k, feature in enumerate(numbered)}
-        translated = published["table3_discard_orders"].map(mapping.__getitem__)
-        check[numbering] = order_agreement(translated, ours)["tau_published"]
-    table = pd.DataFrame(check).drop(index="pca").round(3).rename_axis("order")
-    return Artefacts(tables={"heart_numbering_check": table})
+        translated = rows.map(mapping.__getitem__)
+        taus[numbering] = {
+            (seed, order): kendall_tau(translated.loc[order], table.loc[order])
+            for seed, table in zip(p.seeds, ours, strict=True)
+            for order in translated.index
+        }
+    table = pd.DataFrame(taus).rename_axis(["seed", "order"]).round(3)
+    return Artefacts(
+        tables={"heart_numbering_check": table},
+        findings=[findings.heart_numbering_check(table, DATA["heart"])],
+        data=DATA["heart"],
+    )
 
 
 def discard_curves_by_dataset(data, imps, p):
@@ -726,16 +819,23 @@ def discard_curves_by_dataset(data, imps, p):
 
 
 def curve_artefacts(discard, published):
-    """Figs. 3, 5, 7 (curves and their points) and the mean F1 of every curve."""
-    result = Artefacts()
+    """Figs. 3, 5, 7 (curves and their points), the mean F1 of every curve and the
+    settings the curves restate (:func:`setting_rows`)."""
+    result = Artefacts(data={})
     for name, c in discard.items():
         _, _, figure = _figure_numbers(published, name)
         result.tables[f"fig{figure}_discard_curves"] = c.scores.round(5)
+        result.data[f"fig{figure}_discard_curves"] = DATA[name]
         result.figures[f"fig{figure}_discard_curves"] = plots.plot_curves(
             c.scores, f"Fig. {figure}: F1 while discarding, {name}"
         )
     summary = pd.concat({name: c.summary() for name, c in discard.items()}, names=["dataset"])
-    result.tables["discard_curve_summary"] = summary.round(4)
+    result.tables["discard_curve_summary"] = _with_data(summary.round(4))
+    (n_rf_runs,) = {
+        int(c.runs.loc[c.runs["classifier"] == "random_forest", "run"].nunique())
+        for c in discard.values()
+    }
+    result.rows = setting_rows(n_rf_runs)
     return result
 
 
@@ -751,29 +851,64 @@ def claim_artefacts(imps, discard, published):
     return Artefacts(rows=rows)
 
 
-def scaling_comparison(data, imps, seed_index=0):
+def scaling_comparison(data, imps, p):
     """Remark 2's Hamming scaling against the exact (empirical) normalisation.
 
-    For each dataset and scaling: the most important feature, the metrical
-    discard order and its Kendall tau with the forest orders of one seed.
+    Returns
+    -------
+    Artefacts
+        ``scaling_comparison``: per dataset and scaling, the most important
+        feature (number, name, levels and the share of its most frequent level)
+        and the metrical discard order; ``scaling_forest_agreement``: per
+        dataset, scaling, seed and forest importance, the Kendall tau of the
+        metrical order with the forest's, the forest's rank of the metrical top
+        feature and whether the two top features are the same; findings
+        ``remark2_flaw`` and ``empirical_scaling``.
     """
     orders = _orders(imps)
-    rows = []
+    tops, agreement = [], []
     for name, d in data.items():
         for scaling in ("hamming", "empirical"):
             order = metrical(d, scaling=scaling).discard_order_ + 1
-            forest = orders[name][seed_index]
-            taus = {
-                f"tau_{f}": kendall_tau(order, forest.loc[f].to_numpy())
-                for f in ("rf", "gini", "shapley")
-            }
-            rows.append(
-                {
-                    "dataset": name,
-                    "scaling": scaling,
-                    "most_important": int(order[-1]),
-                    "order": " ".join(map(str, order)),
-                    **taus,
-                }
+            top = int(order[-1])
+            tops.append(
+                {"dataset": name, "scaling": scaling, **_feature_facts(d, top)}
+                | {"n_features": len(order), "order": " ".join(map(str, order))}
             )
-    return Artefacts(tables={"scaling_comparison": pd.DataFrame(rows).round(3)})
+            for seed, imp, forest in zip(p.seeds, imps[name], orders[name], strict=True):
+                ranks = imp.rank(ascending=False, method="min")
+                agreement += [
+                    {
+                        "dataset": name,
+                        "scaling": scaling,
+                        "seed": seed,
+                        "forest": f,
+                        "tau": kendall_tau(order, forest.loc[f].to_numpy()),
+                        "forest_rank_of_top": int(ranks.loc[top, f]),
+                        "same_top": int(imp[f].idxmax()) == top,
+                    }
+                    for f in FORESTS
+                ]
+    tops, agreement = pd.DataFrame(tops).round(3), pd.DataFrame(agreement).round(3)
+    return Artefacts(
+        tables={
+            "scaling_comparison": _with_data(tops),
+            "scaling_forest_agreement": _with_data(agreement),
+        },
+        findings=[
+            findings.remark2_flaw(tops, agreement, ALL_DATA),
+            findings.empirical_scaling(tops, agreement, ALL_DATA),
+        ],
+    )
+
+
+def _feature_facts(data, feature):
+    """Number, name, levels and largest level share of a feature (numbered from 1)."""
+    column = data.X.iloc[:, feature - 1]
+    categorical = bool(data.categorical[feature - 1])
+    return {
+        "most_important": feature,
+        "feature": data.feature_names[feature - 1],
+        "levels": column.nunique() if categorical else np.nan,
+        "largest_level_share": column.value_counts(normalize=True).max() if categorical else np.nan,
+    }
