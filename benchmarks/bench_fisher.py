@@ -20,23 +20,30 @@ process, on ``n_exact`` points where the reference is feasible:
 
 and on ``n_large`` points (the paper's 2,000 USPS digits) the time of the fast
 distances and of the whole Fisher t-SNE against plain t-SNE, with their 1-NN errors.
-Written to ``figures/relevance_learning/benchmark_fisher.{csv,md}`` (``--output``).
+The exact reference is also timed on smaller sets; its fitted growth exponent
+predicts what the dense construction would cost on ``n_large`` points.
+Written to ``figures/relevance_learning/benchmark_fisher.{csv,md}`` (``--output``),
+with the README's findings on it (``findings.csv`` beside, produced by ``make bench``).
 """
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.manifold import TSNE
 
 from dimred.compendium import paths
-from dimred.compendium.reporting import write_table
+from dimred.compendium.reporting import finding_row, format_spread, write_findings, write_table
 from dimred.datasets import load_usps
 from dimred.manifold import FisherTSNE, fisher_distances, fisher_neighbors, parzen_width
+from dimred.utils.cost import fit_exponent
 from dimred.utils.graphs import knn_distances
 
 PERPLEXITY = 30.0
+#: Timings of the fast distances (the spread of the speed ratio).
+REPEATS = 3
 
 
 def timed(function, *args, **kwargs):
@@ -88,7 +95,12 @@ def exact_rows(X, y):
     k = min(n - 1, int(3 * PERPLEXITY + 1))
     sigma = parzen_width(X, y)
     exact_s, exact = timed(fisher_distances, X, y, sigma)
-    every_s, every = timed(fisher_neighbors, X, y, n - 1, sigma=sigma, n_candidates=n - 1)
+    repeats = [
+        timed(fisher_neighbors, X, y, n - 1, sigma=sigma, n_candidates=n - 1)
+        for _ in range(REPEATS)
+    ]
+    every_s, every = sorted(repeats, key=lambda r: r[0])[len(repeats) // 2]  # the median
+    ratios = [exact_s / seconds for seconds, _ in repeats]
     sparse_s, sparse = timed(fisher_neighbors, X, y, k, sigma=sigma)
     finer = fisher_neighbors(X, y, n - 1, sigma=sigma, n_candidates=n - 1, n_steps=40)
     dense = TSNE(metric="precomputed", method="exact", init="random", random_state=0)
@@ -97,6 +109,7 @@ def exact_rows(X, y):
     return [
         {"benchmark": "Fisher distances, all pairs: fast vs exact reference", "n": n,
          "ours_s": every_s, "baseline_s": exact_s, "speed_ratio": exact_s / every_s,
+         "speed_ratios": " ".join(f"{r:.1f}" for r in ratios),
          "max_rel_difference": relative_difference(every, exact),
          "recall": neighbour_recall(every, exact, k)},
         {"benchmark": f"Fisher {k}-NN graph, default candidates vs exact reference", "n": n,
@@ -111,6 +124,26 @@ def exact_rows(X, y):
          "ours_1nn_error": one_nn_error(sparse_fit, y),
          "baseline_1nn_error": one_nn_error(dense_fit, y)},
     ]  # fmt: skip
+
+
+def dense_growth(load, sizes, n_large):
+    """The exact reference's time on ``sizes`` points and its power law, predicted at
+    ``n_large``: one row per size and one for the prediction."""
+    seconds = []
+    for n in sizes:
+        X, y = load(n)
+        seconds.append(timed(fisher_distances, X, y, parzen_width(X, y))[0])
+    law = fit_exponent(sizes, seconds)
+    rows = [
+        {"benchmark": "Fisher distances, exact reference (dense)", "n": n, "baseline_s": t}
+        for n, t in zip(sizes, seconds, strict=True)
+    ]
+    predicted = law.prefactor * n_large**law.exponent
+    rows.append(
+        {"benchmark": f"exact reference predicted (exponent {law.exponent:.2f})",
+         "n": n_large, "baseline_s": predicted, "exponent": law.exponent}
+    )  # fmt: skip
+    return rows
 
 
 def large_rows(X, y, n_jobs):
@@ -139,12 +172,61 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     n_exact, n_large = (60, 300) if args.quick else (300, 2000)
+    growth = (30, 45, 60) if args.quick else (100, 150, 200, 300)
     load = usps if args.usps else synthetic
     rows = [*exact_rows(*load(n_exact)), *large_rows(*load(n_large), args.n_jobs)]
+    rows += dense_growth(load, growth, n_large)
     report = pd.DataFrame(rows).round({"ours_s": 3, "baseline_s": 3, "speed_ratio": 1})
-    report.insert(1, "data", "USPS" if args.usps else "synthetic")
-    write_table(report, args.output, index=False)
+    label = "real (USPS, 9,298 images)" if args.usps else "synthetic (USPS-like)"
+    write_table(report, args.output, index=False, data=label)
+    write_findings(
+        findings(report, label), Path(args.output).parent, f"make bench ({Path(__file__).name})"
+    )
     print(report.to_markdown(index=False))
+
+
+def findings(report, label):
+    """The README's statements on the Fisher metric's speed, from this benchmark's rows."""
+    by_name = report.set_index("benchmark")
+    fast = by_name.loc["Fisher distances, all pairs: fast vs exact reference"]
+    tsne = report[report["benchmark"].str.startswith("Fisher t-SNE (ours) vs t-SNE")].iloc[0]
+    predicted = report[report["benchmark"].str.startswith("exact reference predicted")].iloc[0]
+    ratios = [float(r) for r in fast["speed_ratios"].split()]
+    return [
+        finding_row(
+            "fisher_fast_distances",
+            "Fisher distances: exact and faster",
+            f"The fast Fisher distances agree with the dense reference to "
+            f"{fast['max_rel_difference']:.0e} of the median distance and are "
+            f"{format_spread(ratios, 0, unit='×', what='timings')} faster at {int(fast['n'])} "
+            "points (`make bench`).",
+            "exact reference time / fast time, all pairs",
+            ratios,
+            data=label,
+            spread=f"min-max over {REPEATS} timings of the fast path (one of the reference)",
+            note="timings depend on the machine and its load",
+        ),
+        finding_row(
+            "fisher_tsne_time",
+            "Fisher t-SNE at the paper's size",
+            f"Fisher t-SNE on {int(tsne['n'])} USPS-sized points takes {tsne['ours_s']:.0f} s on "
+            f"this machine; the dense construction, timed on "
+            f"{int(report['n'][report['benchmark'].str.endswith('(dense)')].min())} to "
+            f"{n_exact_max(report)} points, grows as n^{predicted['exponent']:.2f} and would "
+            f"take about {predicted['baseline_s'] / 60:.0f} minutes at {int(predicted['n'])}.",
+            "wall time of FisherTSNE.fit_transform (s)",
+            tsne["ours_s"],
+            data=label,
+            spread="one timing",
+            note="one run each: the dense reference alone takes minutes; timings depend on the "
+            "machine and its load",
+        ),
+    ]
+
+
+def n_exact_max(report):
+    """The largest size at which the dense reference was timed."""
+    return int(report["n"][report["benchmark"].str.endswith("(dense)")].max())
 
 
 if __name__ == "__main__":
