@@ -12,6 +12,7 @@ Only 127.0.0.1 is used: the ``server`` fixture of conftest.py serves the files.
 
 import gzip
 import json
+import re
 import tracemalloc
 import zipfile
 
@@ -191,22 +192,24 @@ def test_trust_on_first_use(tofu_toy, server, tmp_path):
     assert info.value.kind == "sha256 (recorded on first use)"
     assert info.value.expected == sha(first)
     assert f"download {server.url}/names.txt" in str(info.value)
+    [moved] = (tmp_path / "cache" / ".rejected").rglob("names.txt")  # set aside, not deleted
+    assert moved.read_bytes() == tampered and f"moved to {moved}" in str(info.value)
     # The original comes back: accepted again.
     (server.root / "names.txt").write_bytes(first)
     assert ds.fetch("toy", "names.txt", tofu_toy).read_bytes() == first
-    # Deleting the record trusts the next copy anew; a cached copy without a record is
-    # not trusted (it is fetched again).
+    # Deleting the record trusts the next copy anew: here the cached one (e.g. a file
+    # put there by hand), whose hash is recorded; the server is not asked.
     record.unlink()
     assert ds.verify_cache(registry=tofu_toy) == {
         "toy/names.txt": "unverified (no first-use record)"
     }
     probe = ds.probe_sources(registry=tofu_toy, mirror=False)["toy/names.txt"]
-    assert probe.attempts[0][1] == "unverified (no first-use record)"
-    with pytest.warns(DataIntegrityWarning) as caught:
-        ds.fetch("toy", "names.txt", tofu_toy)
-    messages = [str(warning.message) for warning in caught]
-    assert "but no first-use record" in messages[0] and "trusting" in messages[1]
-    assert record.is_file()
+    assert probe.source == f"cache {path}"
+    requests = len(server.requests)
+    with pytest.warns(DataIntegrityWarning, match=re.escape(f"first copy (cached file {path})")):
+        assert ds.fetch("toy", "names.txt", tofu_toy) == path
+    assert json.loads(record.read_text())["sha256"] == sha(first)
+    assert len(server.requests) == requests
 
 
 # ========================================================== the data probe and optional data
@@ -521,6 +524,95 @@ def test_load_awa2_rejects_inconsistent_files(server, changes, match):
     registry = bad_awa2(server, files, **changes)
     with pytest.raises(ValueError, match=match):
         ds.load_awa2(registry=registry)
+
+
+# ===================================================== bringing your own AwA2 features
+def official_zip(path, files):
+    """``files`` zipped in the layout of the official ``AwA2-features.zip``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            zf.writestr(f"Animals_with_Attributes2/Features/ResNet101/{name}", data)
+    return path
+
+
+def test_add_the_official_zip_or_its_extracted_files(awa2_toy, server, tmp_path):
+    """``python -m dimred.datasets add awa2-resnet101 PATH``, as a function: the zip, or
+    the folder it was extracted into; nothing is downloaded and the user's copy stays."""
+    registry, files = awa2_toy
+    server.stop()  # no network
+    mine = official_zip(tmp_path / "mine" / "AwA2-features.zip", files)
+    with pytest.warns(DataIntegrityWarning, match="trusting this first copy"):
+        added = ds.add_copies("awa2-resnet101", [mine], registry)
+    assert [(a.name, a.status) for a in added] == [
+        (f"awa2-resnet101/{name}", "added") for name in files
+    ]
+    assert added[0].detail == f"from member {AWA2_MEMBER_DIR}/AwA2-features.txt of {mine}"
+    bunch = ds.load_awa2(registry=registry)
+    assert bunch.data.shape == (N_ROWS, N_COLS) and bunch.target_names.tolist() == CLASSES
+    assert mine.is_file()  # read, not moved
+    again = ds.add_copies("awa2-resnet101", [mine], registry)
+    assert {a.status for a in again} == {"cached"}
+    # The extracted folder, in a fresh cache: found below the folder, whatever its layout.
+    extracted = tmp_path / "extracted"
+    with zipfile.ZipFile(mine) as zf:
+        zf.extractall(extracted)
+    fresh = tmp_path / "fresh"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DIMRED_DATA_CACHE", str(fresh))
+        with pytest.warns(DataIntegrityWarning, match="trusting this first copy"):
+            added = ds.add_copies("awa2-resnet101", [extracted], registry)
+        assert all(a.ok for a in added) and "Animals_with_Attributes2" in added[0].detail
+        assert np.array_equal(ds.load_awa2(registry=registry).data, bunch.data)
+
+
+def test_add_rejects_a_wrong_copy_and_leaves_it_alone(awa2_toy, server, tmp_path):
+    registry, files = awa2_toy
+    wrong, content = tmp_path / "AwA2-labels.txt", b"1\n2\n"
+    wrong.write_bytes(content)
+    missing = tmp_path / "elsewhere"
+    missing.mkdir()
+    added = {a.name: a for a in ds.add_copies("awa2-resnet101", [wrong, missing], registry)}
+    labels = added["awa2-resnet101/AwA2-labels.txt"]
+    assert labels.status == "rejected" and not labels.ok
+    assert f"{wrong} has sha256 {sha(content)}" in labels.detail
+    assert f"expected {sha(files['AwA2-labels.txt'])}" in labels.detail
+    assert "left as it is" in labels.detail and wrong.read_bytes() == content
+    assert added["awa2-resnet101/AwA2-features.txt"].status == "not found"
+    assert not (tmp_path / "cache" / "awa2-resnet101" / "AwA2-labels.txt").exists()
+    with pytest.raises(FileNotFoundError, match="no such file or folder"):
+        ds.add_copies("awa2-resnet101", [tmp_path / "nope.zip"], registry)
+
+
+@pytest.mark.parametrize("folder", ["cache/awa2-resnet101", "mirror/awa2-resnet101"])
+def test_official_zip_in_the_cache_or_mirror_folder_is_used(
+    awa2_toy, server, tmp_path, monkeypatch, folder
+):
+    """A zip dropped beside the cached files, or in the mirror, is found by the loader."""
+    registry, files = awa2_toy
+    server.stop()
+    official_zip(tmp_path / folder / "AwA2-features.zip", files)
+    monkeypatch.setenv("DIMRED_DATA_MIRROR", str(tmp_path / "mirror"))
+    with pytest.warns(DataIntegrityWarning, match="trusting this first copy"):
+        bunch = ds.load_awa2(registry=registry)
+    assert bunch.data.shape == (N_ROWS, N_COLS)
+
+
+def test_wrong_zip_is_moved_aside_and_the_error_says_why(awa2_toy, server, tmp_path):
+    """A zip whose features fail verification is moved aside, never deleted; the error
+    (a DataError, the one class to catch for a fallback) names it and where it went."""
+    registry, files = awa2_toy
+    server.stop()
+    folder = tmp_path / "cache" / "awa2-resnet101"
+    bad = b"1 2\n"
+    official_zip(folder / "AwA2-features.zip", files | {"AwA2-features.txt": bad})
+    with pytest.warns(DataIntegrityWarning), pytest.raises(ds.DataError) as info:
+        ds.load_awa2(registry=registry)
+    [moved] = (tmp_path / "cache" / ".rejected").rglob("AwA2-features.zip")
+    assert zipfile.ZipFile(moved).read(f"{AWA2_MEMBER_DIR}/AwA2-features.txt") == bad
+    message = str(info.value)
+    assert f"moved to {moved}" in message and sha(bad) in message
+    assert isinstance(info.value, DataIntegrityError)
 
 
 def test_load_awa2_arguments():

@@ -1,6 +1,8 @@
-"""The AwA2 survey's protocol: pipelines, cells, claims, text numbers, data fallback."""
+"""The AwA2 survey's protocol: pipelines, cells, claims, text numbers, data fallback, the
+label leak sweep, the SVC workload and the findings."""
 
 import math
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -13,11 +15,29 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 
 from dimred.compendium.published import load_published
-from dimred.datasets import awa2_like
-from dimred.datasets.registry import DataDownloadError
-from dimred.experiments.awa2_dr_survey import cells, claims, pipelines, protocol, summary, text
+from dimred.compendium.reporting import MIN_DRAWS, check_data_label
+from dimred.datasets import AWA2_SHAPE, awa2_like
+from dimred.datasets.registry import DataDownloadError, DataIntegrityError
+from dimred.experiments.awa2_dr_survey import (
+    cells,
+    claims,
+    costs,
+    leak,
+    pipelines,
+    protocol,
+    summary,
+    text,
+    workload,
+)
 from dimred.experiments.awa2_dr_survey import data as awa2_data
-from dimred.experiments.awa2_dr_survey.data import RunData, load_run_data, stratified_subsample
+from dimred.experiments.awa2_dr_survey.data import (
+    AWA2_LABEL,
+    STANDIN_LABEL,
+    SYNTHETIC_LABEL,
+    RunData,
+    load_run_data,
+    stratified_subsample,
+)
 
 PUBLISHED = load_published("awa2_dr_survey")
 
@@ -106,9 +126,9 @@ def test_cell_status_uses_printed_precision_and_both_sampling_errors():
     assert cells.cell_status(92.39, "92.39%", math.nan, n_test) == "not_reproducible"
 
 
-def _run(is_awa2):
+def _run(is_awa2, n_features=2):
     return RunData(
-        np.zeros((2, 2)),
+        np.zeros((2, n_features)),
         np.zeros(2),
         "AwA2" if is_awa2 else "X (stand-in)",
         is_awa2,
@@ -190,6 +210,61 @@ def test_claims_without_their_measurements_are_undecided():
     assert claims.evaluate("ae_fig15_radial", a, m)[1] is True
 
 
+def _text_row(key, run, m=None):
+    context = {"p": protocol.params(), "run": run, "m": m or {}, "decided": {}}
+    return summary._text_row(key, PUBLISHED["text_numbers"].loc[key], context)
+
+
+def test_restated_settings_are_settings_and_departures_deviate():
+    run = _run(False)
+    row = _text_row("svc_kernel", run)
+    assert (row["reproduced"], row["status"], row["data"]) == ("linear", "setting", STANDIN_LABEL)
+    assert _text_row("train_fraction", run)["status"] == "setting"
+    assert _text_row("ae_optimizer", run)["status"] == "deviates"  # Adam, as the authors' code
+    assert _text_row("ae_epochs", run)["status"] == "deviates"  # 50 epochs, not 200
+    context = _text_row("pca_year", run)
+    assert (context["status"], context["data"]) == ("not_reproducible", "published")
+
+
+def test_autoencoder_layers_are_a_property_of_the_data():
+    """784 inputs on the stand-in are not a deviation: AwA2's 2,048 cannot be measured."""
+    standin = _text_row("ae_encoder_layers", _run(False, 784))
+    assert standin["status"] == "not_reproducible" and "784;1024;512;512;d" in standin["note"]
+    awa2 = _text_row("ae_decoder_layers", _run(True, 2048))
+    assert (awa2["reproduced"], awa2["status"], awa2["data"]) == (
+        "d;512;512;1024;2048",
+        "match",
+        AWA2_LABEL,
+    )
+
+
+def test_complexities_are_decided_against_the_exponent_over_the_sizes_measured():
+    sizes = np.array([2000.0, 5000.0])
+    expected = costs._expected_exponent(sizes, lambda n: n * np.log(n))
+    assert expected == pytest.approx(1.124, abs=1e-3)
+    assert costs._expected_exponent(sizes, np.square) == pytest.approx(2.0)
+    for fitted, status in ((1.34, "deviates"), (1.2, "match"), (1.03, "match")):
+        m = {"tsne_bh_exponent": fitted, "tsne_bh_expected_exponent": expected}
+        row = _text_row("tsne_bh_complexity", _run(False), m)
+        assert (row["status"], row["data"]) == (status, SYNTHETIC_LABEL), fitted
+    assert text.EXPONENT_TOLERANCE == 0.1
+
+
+@pytest.mark.parametrize(
+    ("scope", "paper", "is_awa2", "label"),
+    [
+        ("data", False, False, "published"),
+        ("data", False, True, "published"),
+        ("data", None, False, STANDIN_LABEL),
+        ("data", True, True, AWA2_LABEL),
+        ("shape", None, False, SYNTHETIC_LABEL),
+        ("independent", None, False, STANDIN_LABEL),
+    ],
+)
+def test_claim_data(scope, paper, is_awa2, label):
+    assert summary.claim_data(scope, paper, _run(is_awa2)) == label
+
+
 @pytest.mark.parametrize(
     ("scope", "paper", "ours", "is_awa2", "status"),
     [
@@ -225,18 +300,80 @@ def test_awa2_is_used_when_the_loader_delivers():
     assert data.X.dtype == np.float64 and np.bincount(data.y).tolist() == [4] * 5
 
 
-def test_standin_is_used_and_labelled_when_awa2_cannot_be_downloaded(monkeypatch):
+@pytest.mark.parametrize(
+    "error",
+    [
+        DataDownloadError("awa2: download failed (no network)\nmore"),
+        DataIntegrityError("awa2-resnet101/AwA2-features.zip", "0" * 64, [("cache", "f" * 64)]),
+    ],
+    ids=["unreachable", "a copy that fails verification"],
+)
+def test_standin_is_used_labelled_and_announced_when_awa2_cannot_be_had(monkeypatch, error):
     images = np.full((40, 6), 255, dtype=np.uint8)
     fake = pd.Series({"data": images, "target": np.repeat(np.arange(4), 10)})
     monkeypatch.setattr(awa2_data.datasets, "load_fashion_mnist", lambda: fake)
 
-    def unreachable(return_X_y):
-        raise DataDownloadError("awa2: download failed (no network)\nmore")
+    def unavailable(return_X_y):
+        raise error
 
-    data = load_run_data(None, 3, seed=0, loader=unreachable)
+    with pytest.warns(UserWarning, match="Fashion-MNIST stand-in"):
+        data = load_run_data(None, 3, seed=0, loader=unavailable)
     assert not data.is_awa2 and "stand-in" in data.name and data.label.startswith("STAND-IN")
-    assert data.reason.startswith("AwA2 features not obtainable here (awa2: download failed")
+    assert data.reason.startswith("AwA2 features not obtainable here: ")
+    assert str(error).splitlines()[0] in data.reason
     assert data.X.shape == (12, 6) and data.X.max() == 1.0
+    (notice,) = awa2_data.data_notice(data).notes
+    assert notice.startswith("**Data: STAND-IN, not AwA2.**") and data.reason in notice
+
+
+# ------------------------------------------------------------------------ the label leak
+def test_leak_ratios_are_derived_from_the_runs_and_awa2s_sizes():
+    full, quick = protocol.params(), protocol.params(quick=True)
+    assert dict(full.leak_ratios) == pytest.approx(
+        {"quick_run": 400 / 784, "all_pixels": 2000 / 784, "standin": 5000 / 784,
+         "awa2": AWA2_SHAPE[0] / AWA2_SHAPE[1]}
+    )  # fmt: skip
+    # the quick run's sweep at all pixels of its 400 images is the quick run's ratio: swept once
+    assert [name for name, _ in quick.leak_ratios] == ["quick_run", "standin", "awa2"]
+    assert full.leak_draws >= MIN_DRAWS and full.leak_n == protocol.LEAK_N
+
+
+def test_ratio_sizes():
+    assert leak.ratio_sizes(AWA2_SHAPE[0] / AWA2_SHAPE[1], 2000, 784, 10) == (2000, 110)
+    assert leak.ratio_sizes(400 / 784, 2000, 784, 10) == (400, 784)  # fewer points, every pixel
+    # too few features for the ratio and the classes: every feature, the ratio reached is higher
+    assert leak.ratio_sizes(400 / 784, 400, 40, 50) == (400, 40)
+
+
+def test_the_leak_of_lda_on_all_labels_shrinks_with_more_samples_per_feature():
+    """Labels independent of the features: LDA fitted on all labels (150 features, 200
+    points) separates the test points too; reduced to 10 features it can hardly."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(200, 150)), np.repeat(np.arange(4), 50)
+    all_labels, training = leak.leak_draw(X, y, 200, 150, seed=0, max_iter=250)
+    assert all_labels > 60 and training < 40  # chance: 25 %
+    all_labels_10, training_10 = leak.leak_draw(X, y, 200, 10, seed=0, max_iter=250)
+    assert all_labels_10 - training_10 < all_labels - training - 30
+
+
+def test_best_other_cell_of_the_paper():
+    assert leak.best_other_cell(PUBLISHED) == {
+        "any": (93.1, "table13:ae_d256_rbf"),
+        "linear": (92.87, "table2:var_top_k2000"),
+    }
+
+
+# ---------------------------------------------------------------------------- workload
+def test_svc_fits_at_awa2s_size():
+    """The protocol's SVC fits on all of AwA2, from the grids: 23 of 223 see 1,000
+    features or more, Table I's 7 all 2,048."""
+    fits = workload.svc_fits(PUBLISHED, protocol.params(), *AWA2_SHAPE, 50)
+    assert len(fits) == 223
+    large = fits[fits["n_features"] >= 1000]
+    assert len(large) == 23 and fits["n_features"].max() == 2048
+    assert (fits.loc[fits["table"] == "table1", "n_features"] == 2048).sum() == 7
+    assert fits.loc[fits["n_features"] < 1000, "n_features"].max() == 512
+    assert set(fits.loc[fits["table"] == "table10", "n_train"]) == {3000}  # LLE on 5,000 points
 
 
 def _raw_stress(X, Z):
@@ -256,28 +393,57 @@ def test_smacof_runs_past_the_early_stop_of_a_carried_over_eps(blobs):
 
 # ------------------------------------------------------------- the AwA2 path, end to end
 STEPS = ("table1_svc_c", "tables2_3_variance", "table4_kernel_pca", "table5_lda")
-STEPS += ("tables7_9_tsne", "table8_tsne_preprocessing", "tables10_11_lle", "table12_mds")
-STEPS += ("table13_autoencoder",)
+STEPS += ("tables7_9_tsne", "table8_tsne_preprocessing", "leak_by_ratio", "tables10_11_lle")
+STEPS += ("table12_mds", "table13_autoencoder")
 SUMMARY_STEPS = ("table6_fa", "table14_summary", "cost", "claims_and_text")
+#: The tables whose cells each step scores.
+STEP_TABLES = {
+    "table1_svc_c": ("table1",),
+    "tables2_3_variance": ("table2", "table3"),
+    "table4_kernel_pca": ("table4",),
+    "table5_lda": ("table5",),
+    "tables7_9_tsne": ("table7", "table9"),
+    "table8_tsne_preprocessing": ("table8",),
+    "tables10_11_lle": ("table10", "table11"),
+    "table12_mds": ("table12",),
+    "table13_autoencoder": ("table13",),
+    "table6_fa": ("table6",),
+}
+
+
+class CountingSVC(SVC):
+    """``SVC`` recording ``(n_train, n_features, kernel)`` of every fit in ``FITS``."""
+
+    FITS = []
+
+    def fit(self, X, y, sample_weight=None):
+        self.FITS.append((X.shape[0], X.shape[1], self.kernel))
+        return super().fit(X, y, sample_weight)
 
 
 @pytest.fixture(scope="module")
 def awa2_path():
-    """Every step in quick mode on data delivered as AwA2 (an AwA2-shaped synthetic set)."""
+    """Every step in quick mode on data delivered as AwA2 (an AwA2-shaped synthetic set),
+    with the SVC fits each step makes."""
     X, y = awa2_like(n_samples=2000, n_features=40, n_latent=16, imbalance=2.0, random_state=0)
+    fits = {}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(awa2_data.datasets, "load_awa2", lambda return_X_y: (X, y))
+        patch.setattr(pipelines, "SVC", CountingSVC)
         p = protocol.params(quick=True, n_jobs=1)
         data = protocol.load_data(p)
-    results = [getattr(protocol, step)(data, PUBLISHED, p) for step in STEPS]
-    for step in SUMMARY_STEPS:
-        results.append(getattr(protocol, step)(data, PUBLISHED, p, results))
+        results = []
+        for step in STEPS + SUMMARY_STEPS:
+            CountingSVC.FITS.clear()
+            extra = (results,) if step in SUMMARY_STEPS else ()
+            results.append(getattr(protocol, step)(data, PUBLISHED, p, *extra))
+            fits[step] = sorted(CountingSVC.FITS)
     rows = pd.DataFrame([row for r in results for row in r.rows])
-    return data, results, rows
+    return data, results, rows, fits
 
 
 def test_awa2_path_compares_every_computed_cell(awa2_path):
-    data, _, rows = awa2_path
+    data, _, rows, _ = awa2_path
     assert data["run"].is_awa2 and data["run"].name == "AwA2" and len(data["run"].y) == 400
     cell_rows = rows[rows["source"].str.match(r"table\d+:")]
     assert len(cell_rows) == 168
@@ -292,7 +458,7 @@ def test_awa2_path_compares_every_computed_cell(awa2_path):
 def test_awa2_path_decides_every_claim_it_has_measurements_for(awa2_path):
     """Only claims whose cells this small set lacks, or whose measurement no step makes,
     stay undecided: a renamed measurement would leave a claim silently undecided."""
-    _, results, rows = awa2_path
+    _, results, rows, _ = awa2_path
     claims_table = results[-1].tables["claims"]
     undecided = claims_table[claims_table["ours"] == "undecided"]
     unexplained = undecided[~undecided["evidence"].str.startswith("cells missing")]
@@ -305,3 +471,58 @@ def test_awa2_path_decides_every_claim_it_has_measurements_for(awa2_path):
     paper_contradicted = claims_table["paper_own_numbers"] == "fails"
     assert (claims_table.loc[paper_contradicted, "status"] == "deviates").all()
     assert (claim_rows["reproduced"] != "").all()
+
+
+def test_svc_fits_are_those_the_steps_make(awa2_path):
+    """:func:`~workload.svc_fits` lists, step by step, the fits a run makes."""
+    data, _, _, fits = awa2_path
+    run = data["run"]
+    p = protocol.params(quick=True)
+    listed = workload.svc_fits(PUBLISHED, p, len(run.y), run.X.shape[1], np.unique(run.y).size)
+    for step, tables in STEP_TABLES.items():
+        part = listed[listed["table"].isin(tables)]
+        expected = Counter(
+            part[["n_train", "n_features", "kernel"]].itertuples(index=False, name=None)
+        )
+        made = Counter(fits[step])
+        if step == "table4_kernel_pca":  # the sigmoid kernel's positive eigenvalues: data
+            sigmoid = PUBLISHED["table4"]["kernel"] == "sigmoid"
+            assert made <= expected and expected.total() - made.total() <= sigmoid.sum()
+            continue
+        assert made == expected, step
+    assert len(fits["leak_by_ratio"]) == 2 * p.leak_draws * len(p.leak_ratios)
+
+
+def test_awa2_path_labels_every_table_row_and_finding(awa2_path):
+    _, results, _, _ = awa2_path
+    for result in results:
+        for name, frame in result.tables.items():
+            label = frame["data"] if "data" in frame else [result.data_of(name)]
+            for value in set(label):
+                check_data_label(value)
+        for row in result.rows:
+            check_data_label(row["data"] or result.data_of("rows"))
+    findings = pd.DataFrame([f for r in results for f in r.findings])
+    assert findings["finding"].is_unique
+    assert (findings["low"] <= findings["value"]).all()
+    assert (findings["value"] <= findings["high"]).all()
+    cells = [r for r in results[0].rows]
+    assert {r["data"] or results[0].data_of("rows") for r in cells} == {AWA2_LABEL}
+    expected = {"leak_on_run_data", "leak_at_quick_run_ratio", "leak_at_standin_ratio",
+                "leak_at_awa2_ratio", "headline_without_leak", "lle_linear_svc", "lle_axes",
+                "mds_classical_is_pca", "mds_smacof", "ae_convergence", "ae_best_code_size",
+                "cost_tsne_exact", "cost_smacof", "cost_lle", "cost_classical_mds",
+                "cost_autoencoder", "cost_tsne_speedup", "cost_tsne_exponents", "cost_svc",
+                "paper_contradicts_itself", "predicates_match_transcription",
+                "run_data"}  # fmt: skip
+    assert expected <= set(findings["finding"])
+    run_data = findings.set_index("finding").loc["run_data"]
+    assert run_data["statement"].startswith("The run used the AwA2 features")
+
+
+def test_awa2_path_settings_are_never_matches(awa2_path):
+    _, _, rows, _ = awa2_path
+    keys = rows["source"].str.extract(r"^text_numbers:(.*)$")[0]
+    settings = [key for key, (kind, _) in text.TEXT.items() if kind == "setting"]
+    statuses = rows.loc[keys.isin(settings), "status"]
+    assert len(statuses) == len(settings) and set(statuses) <= {"setting", "deviates"}

@@ -14,6 +14,7 @@ from .pipelines import SVC_C, Split, svc_accuracy
 
 __all__ = [
     "all_tables",
+    "measurements",
     "metrics_table",
     "pca_scores",
     "score_slices",
@@ -80,11 +81,13 @@ def trustworthiness_of(embeddings, X, p):
     }
 
 
-def metrics_table(values, data):
-    """A step's measurements beyond the cells (``name -> value``), read by the claims."""
-    frame = pd.DataFrame({"value": pd.Series(values, dtype=float)}).rename_axis("metric")
-    frame["dataset"] = data["run"].name
-    return frame
+def metrics_table(values):
+    """A step's measurements beyond the cells (``name -> value``), read by the claims.
+
+    Which data they came from is the step's (:attr:`Artefacts.data`), or a ``data``
+    column the caller adds.
+    """
+    return pd.DataFrame({"value": pd.Series(values, dtype=float)}).rename_axis("metric")
 
 
 def timed(function, *args):
@@ -105,3 +108,40 @@ def subsample(data, n, p):
 def title(data, text):
     """A figure title labelled with the run's data (``AwA2`` or the stand-in)."""
     return f"{text} [{data['run'].label}]"
+
+
+def measurements(results):
+    """Every step's ``*_metrics`` table as one ``name -> value`` dict, plus derived ones.
+
+    Raises
+    ------
+    ValueError
+        When two steps measure under the same name.
+    """
+    tables = all_tables(results)
+    m = {}
+    for name, frame in tables.items():
+        if name.endswith("_metrics"):
+            values = frame["value"].to_dict()
+            if set(values) & set(m):
+                raise ValueError(f"{name} repeats the measurements {sorted(set(values) & set(m))}")
+            m |= values
+    m["lda_curve"] = tables["fig6_lda_curve"]["ours_percent"].to_numpy()
+    m["fa_pca_train_test_gaps"] = _fa_pca_gaps(tables["table6"], tables["table4"])
+    if "table14" in tables:
+        m["table14_pairs"] = tables["table14"][["published_percent", "ours_percent"]].to_numpy()
+    return m
+
+
+def _fa_pca_gaps(fa, table4):
+    """``d -> (train - test accuracy of FA) - (that of PCA)``, where both exist."""
+    pca = table4[table4["kernel"] == "linear"].set_index("n_components")
+    gaps = {}
+    for _, row in fa.iterrows():
+        d = row["n_components"]
+        gap = (row["ours_train_percent"] - row["ours_percent"]) - (
+            pca.loc[d, "ours_train_percent"] - pca.loc[d, "ours_percent"]
+        )
+        if np.isfinite(gap):
+            gaps[int(d)] = round(float(gap), 2)
+    return gaps

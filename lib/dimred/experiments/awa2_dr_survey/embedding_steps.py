@@ -40,6 +40,7 @@ from .common import (
     title,
     trustworthiness_of,
 )
+from .findings import autoencoder_findings, leak_finding, lle_findings, mds_findings
 from .pipelines import (
     kernel_pca,
     lle,
@@ -119,8 +120,8 @@ def tables7_9_tsne(data, published, p):
         )
     seconds = {f"tsne_{m}_d{d}_seconds": t for (how, m, d), (_, t) in fits.items() if how == "raw"}
     seconds["tsne_lda_bh_d2_seconds"] = fits[("LDA", "barnes_hut", 2)][1]
-    tables["tables7_9_metrics"] = metrics_table(seconds | {"tsne_exact_points": len(y)}, data)
-    return Artefacts(tables=tables, rows=rows)
+    tables["tables7_9_metrics"] = metrics_table(seconds | {"tsne_exact_points": len(y)})
+    return Artefacts(tables=tables, rows=rows, data=run.data_label)
 
 
 def table8_tsne_preprocessing(data, published, p):
@@ -156,11 +157,12 @@ def table8_tsne_preprocessing(data, published, p):
     }
     metrics |= trustworthiness_of({"tsne2_raw": maps["raw"], "pca2": pca2}, X, p)
     metrics |= {f"tsne_{name}_d{d}_seconds": t for (name, d), (_, t) in fits.items()}
+    inputs = _inputs_table(fits, scores, run, s, p)
     return Artefacts(
         tables={
             "table8": frame,
-            "table8_inputs": _inputs_table(fits, scores, run, s, p),
-            "table8_metrics": metrics_table(metrics, data),
+            "table8_inputs": inputs,
+            "table8_metrics": metrics_table(metrics),
         },
         figures={
             "fig10_tsne_inputs": plots.scatter_panels(
@@ -171,6 +173,8 @@ def table8_tsne_preprocessing(data, published, p):
             ),
         },
         rows=rows,
+        findings=[leak_finding(inputs["ours_percent"], run, len(s.test))],
+        data=run.data_label,
     )
 
 
@@ -249,9 +253,11 @@ def tables10_11_lle(data, published, p):
     metrics |= _lle_geometry(fits, fits[max(Ks)][0], X, y, s, p)
     maps = {f"K = {K}": model.embedding_[:, :2] for K, (model, _) in fits.items()}
     return Artefacts(
-        tables=tables | {"table10_11_metrics": metrics_table(metrics, data)},
+        tables=tables | {"table10_11_metrics": metrics_table(metrics)},
         figures={"fig13_lle_2d": plots.scatter_panels(maps, y, title(data, "Fig. 13: LLE, 2-D"))},
         rows=rows,
+        findings=lle_findings(tables, metrics, published, run),
+        data=run.data_label,
     )
 
 
@@ -337,7 +343,7 @@ def table12_mds(data, published, p):
     }
     metrics |= {f"smacof_d{d}_iterations": model.n_iter_ for d, model in fits.items()}
     return Artefacts(
-        tables={"table12": frame, "table12_metrics": metrics_table(metrics, data)},
+        tables={"table12": frame, "table12_metrics": metrics_table(metrics)},
         figures={
             "fig14_mds_vs_pca": plots.scatter_panels(
                 {"SMACOF-MDS": smacof2, "PCA": pca[:, :2]},
@@ -346,6 +352,8 @@ def table12_mds(data, published, p):
             )
         },
         rows=rows,
+        findings=mds_findings(frame, metrics, published, run),
+        data=run.data_label,
     )
 
 
@@ -401,7 +409,7 @@ def table13_autoencoder(data, published, p):
         tables={
             "table13": frame,
             "fig11_ae_loss": loss,
-            "table13_metrics": metrics_table(metrics, data),
+            "table13_metrics": metrics_table(metrics),
         },
         figures={
             "fig11_ae_loss": plots.loss_curves(
@@ -412,6 +420,8 @@ def table13_autoencoder(data, published, p):
             ),
         },
         rows=rows,
+        findings=autoencoder_findings(frame, loss, published, p, model.solver, run),
+        data=run.data_label,
     )
 
 

@@ -30,7 +30,7 @@ def table1_svc_c(data, published, p):
     values = dict(zip(table.index, results, strict=True))
     frame = cell_table(table, values, ["C"], run, len(s.test))
     rows = cell_rows("table1", frame, run, lambda r: f"linear SVC, C = {r['C']:g}")
-    return Artefacts(tables={"table1": frame}, rows=rows)
+    return Artefacts(tables={"table1": frame}, rows=rows, data=run.data_label)
 
 
 def tables2_3_variance(data, published, p):
@@ -47,7 +47,7 @@ def tables2_3_variance(data, published, p):
         values = dict(zip(ks.index, run_tasks(svc_accuracy, tasks, name, p.n_jobs), strict=True))
         tables[name] = cell_table(table, values, ["selection", "k"], run, len(s.test))
         rows += cell_rows(name, tables[name], run, lambda r: f"{r['selection']}, k = {r['k']}")
-    return Artefacts(tables=tables, rows=rows)
+    return Artefacts(tables=tables, rows=rows, data=run.data_label)
 
 
 def table4_kernel_pca(data, published, p):
@@ -74,7 +74,7 @@ def table4_kernel_pca(data, published, p):
     Z2 = stack(fits["linear"], s)[:, :2]
     metrics = {"pca2_silhouette": silhouette(Z2, run.y, p)}
     return Artefacts(
-        tables={"table4": frame, "table4_metrics": metrics_table(metrics, data)},
+        tables={"table4": frame, "table4_metrics": metrics_table(metrics)},
         figures={
             "fig4_kernel_pca": plots.accuracy_curves(
                 frame, "kernel", title(data, "Fig. 4: kernel PCA")
@@ -84,6 +84,7 @@ def table4_kernel_pca(data, published, p):
             ),
         },
         rows=rows,
+        data=run.data_label,
     )
 
 
@@ -105,7 +106,7 @@ def table5_lda(data, published, p):
         tables={
             "table5": frame,
             "fig6_lda_curve": fig6,
-            "table5_metrics": metrics_table(metrics, data),
+            "table5_metrics": metrics_table(metrics),
         },
         figures={
             "fig6_lda": plots.lda_curve(fig6, frame, title(data, "Fig. 6: LDA")),
@@ -114,6 +115,7 @@ def table5_lda(data, published, p):
             ),
         },
         rows=rows,
+        data=run.data_label,
     )
 
 
@@ -143,7 +145,7 @@ def table6_fa(data, published, p, results):
     metrics |= {f"fa_d{dims[k]}_seconds": seconds for k, (_, seconds) in fits.items()}
     metrics |= {"fa_training_points": len(s.train), "fa_features": X_train.shape[1]}
     return Artefacts(
-        tables={"table6": frame, "table6_metrics": metrics_table(metrics, data)},
+        tables={"table6": frame, "table6_metrics": metrics_table(metrics)},
         figures={
             "fig8_fa_vs_pca": plots.fa_vs_pca(
                 frame, all_tables(results)["table4"], title(data, "Fig. 8: FA")
@@ -153,4 +155,5 @@ def table6_fa(data, published, p, results):
             ),
         },
         rows=rows,
+        data=run.data_label,
     )

@@ -11,6 +11,7 @@ __all__ = [
     "cost_bars",
     "fa_vs_pca",
     "lda_curve",
+    "leak_curve",
     "loss_curves",
     "scatter_panels",
 ]
@@ -103,4 +104,22 @@ def cost_bars(frame, title):
     ax.legend()
     ax.invert_yaxis()
     fig.tight_layout()
+    return fig
+
+
+def leak_curve(draws, title):
+    """The label leak (LDA on all labels minus on the training labels) against ``n / p``:
+    every draw, and the median at each ratio."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.scatter(draws["n_over_p"], draws["leak_points"], s=12, alpha=0.6, label="one draw")
+    median = draws.groupby("n_over_p")["leak_points"].median()
+    ax.plot(median.index, median.to_numpy(), "k-", marker="o", label="median")
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set(
+        xscale="log",
+        xlabel="samples / features (n / p)",
+        ylabel="leak (accuracy points)",
+        title=title,
+    )
+    ax.legend()
     return fig

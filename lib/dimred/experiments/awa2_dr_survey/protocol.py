@@ -1,5 +1,5 @@
 """Protocol of "Project 1 Report: Dimensionality Reduction" (Feng, Li & Xu, SJTU CS245
-2020; ``../shared/papers/awa2_dr_survey.txt``): nine families of reductions of the
+2020; the full reference is in ``data/papers.toml``): nine families of reductions of the
 AwA2 ResNet-101 features, each followed by an SVC.
 
 Steps (each returns :class:`~dimred.compendium.reporting.Artefacts`):
@@ -12,6 +12,8 @@ Steps (each returns :class:`~dimred.compendium.reporting.Artefacts`):
 * :func:`tables7_9_tsne` -- Barnes-Hut vs exact t-SNE and its dimension (Tables VII, IX);
 * :func:`table8_tsne_preprocessing` -- t-SNE of raw, PCA-64 and LDA input, with and
   without the test labels in the LDA (Table VIII, Figs. 10, 12);
+* :func:`leak_by_ratio` -- the size of that label leak against the ratio of samples
+  to features (:mod:`.leak`);
 * :func:`tables10_11_lle` -- LLE, linear and RBF SVC (Tables X, XI, Fig. 13);
 * :func:`table12_mds` -- SMACOF and classical MDS (Table XII, Fig. 14);
 * :func:`table13_autoencoder` -- the autoencoder (Table XIII, Figs. 11, 15);
@@ -19,16 +21,19 @@ Steps (each returns :class:`~dimred.compendium.reporting.Artefacts`):
 * :func:`cost` -- the cost of each method at AwA2's size (``make bench``);
 * :func:`claims_and_text` -- every verbal claim and every number of the text.
 
-The steps live in :mod:`.linear_steps` (I-VI), :mod:`.embedding_steps` (VII-XIII)
-and :mod:`.summary` (XIV, cost, claims; these three and :func:`table6_fa` also take
-the earlier steps' artefacts). Without the AwA2 features every step runs on the
+The steps live in :mod:`.linear_steps` (I-VI), :mod:`.embedding_steps` (VII-XIII),
+:mod:`.leak`, :mod:`.costs` and :mod:`.summary` (XIV, claims); :func:`table6_fa`,
+:func:`table14_summary`, :func:`cost` and :func:`claims_and_text` also take the earlier
+steps' artefacts. Without the AwA2 features every step runs on the
 Fashion-MNIST stand-in (:mod:`.data`), labelled as such. Open choices:
 :mod:`.pipelines` (split, SVC, transductive methods), :class:`Params` (sizes).
 """
 
 from dataclasses import dataclass
 
-from .data import TEST_SIZE, load_run_data
+from ...datasets import AWA2_SHAPE
+from .costs import cost
+from .data import STANDIN_CLASSES, STANDIN_FEATURES, TEST_SIZE, load_run_data
 from .embedding_steps import (
     table8_tsne_preprocessing,
     table12_mds,
@@ -36,6 +41,7 @@ from .embedding_steps import (
     tables7_9_tsne,
     tables10_11_lle,
 )
+from .leak import leak_by_ratio
 from .linear_steps import (
     table1_svc_c,
     table4_kernel_pca,
@@ -44,7 +50,7 @@ from .linear_steps import (
     tables2_3_variance,
 )
 from .pipelines import Split
-from .summary import claims_and_text, cost, table14_summary
+from .summary import claims_and_text, table14_summary
 
 __all__ = [
     "PAPER",
@@ -58,6 +64,7 @@ __all__ = [
     "table6_fa",
     "tables7_9_tsne",
     "table8_tsne_preprocessing",
+    "leak_by_ratio",
     "tables10_11_lle",
     "table12_mds",
     "table13_autoencoder",
@@ -68,6 +75,26 @@ __all__ = [
 
 #: Folder of the paper under ``data/published``, ``figures`` and ``notebooks``.
 PAPER = "awa2_dr_survey"
+#: Stand-in images per class of the full and of the quick run.
+FULL_STANDIN_PER_CLASS, QUICK_STANDIN_PER_CLASS = 500, 40
+#: Points of each draw of the full run's leak sweep.
+LEAK_N = 2000
+
+
+def leak_ratios(leak_n):
+    """The ratios ``n / p`` of the leak sweep (:mod:`.leak`), by name.
+
+    The quick run's stand-in and the full one's (images / pixels), every pixel of
+    ``leak_n`` images, and AwA2's 37,322 / 2,048; a ratio met twice is swept once.
+    """
+    ratios = {
+        "quick_run": QUICK_STANDIN_PER_CLASS * STANDIN_CLASSES / STANDIN_FEATURES,
+        "all_pixels": leak_n / STANDIN_FEATURES,
+        "standin": FULL_STANDIN_PER_CLASS * STANDIN_CLASSES / STANDIN_FEATURES,
+        "awa2": AWA2_SHAPE[0] / AWA2_SHAPE[1],
+    }
+    unique = {round(ratio, 2): name for name, ratio in reversed(ratios.items())}
+    return tuple((name, ratios[name]) for name in ratios if name in unique.values())
 
 
 @dataclass(frozen=True)
@@ -103,13 +130,20 @@ class Params:
         Autoencoder hidden layers (the paper: 1024, 512, 512).
     metric_n : int
         Points subsampled for silhouettes, trustworthiness and distance correlations.
+    leak_n : int
+        Points of each draw of the leak sweep (:mod:`.leak`; fewer where the run's
+        features allow no lower ratio).
+    leak_draws : int
+        Draws (seeds ``seed``, ``seed + 1``, ...) at each ratio of the leak sweep.
+    leak_ratios : tuple of (str, float)
+        Ratios ``n / p`` of the leak sweep, by name (:func:`leak_ratios`).
     """
 
     quick: bool = False
     seed: int = 0
     n_jobs: int | None = 2
     awa2_per_class: int | None = None
-    standin_per_class: int | None = 500
+    standin_per_class: int | None = FULL_STANDIN_PER_CLASS
     exact_n: int = 2000
     smacof_n: int = 1500
     lle_n: int | None = 5000
@@ -117,6 +151,9 @@ class Params:
     ae_epochs: int = 50
     ae_hidden: tuple = (1024, 512, 512)
     metric_n: int = 5000
+    leak_n: int = LEAK_N
+    leak_draws: int = 10
+    leak_ratios: tuple = leak_ratios(LEAK_N)
 
 
 def params(quick=False, *, seed=0, n_jobs=2):
@@ -127,7 +164,7 @@ def params(quick=False, *, seed=0, n_jobs=2):
             seed,
             n_jobs,
             awa2_per_class=8,
-            standin_per_class=40,
+            standin_per_class=QUICK_STANDIN_PER_CLASS,
             exact_n=200,
             smacof_n=200,
             lle_n=None,
@@ -135,6 +172,9 @@ def params(quick=False, *, seed=0, n_jobs=2):
             ae_epochs=3,
             ae_hidden=(64, 32, 32),
             metric_n=400,
+            leak_n=400,
+            leak_draws=3,
+            leak_ratios=leak_ratios(400),
         )
     return Params(False, seed, n_jobs)
 

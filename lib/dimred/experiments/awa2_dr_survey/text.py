@@ -3,18 +3,22 @@
 :data:`TEXT` maps every key to one of
 
 ``("setting", value)``
-    a setting or grid of the protocol: ``match`` when ours is the same (numbers
-    compared as numbers). ``value`` is the setting itself, or ``f(p, run)`` reading
-    it from the run's :class:`~.protocol.Params`, data and pipelines; grids are the
-    transcribed tables' (the steps iterate over them);
+    a setting or grid of the protocol, restated by the run that uses it: status
+    ``setting`` (an input, not a result) when ours is the same (numbers compared
+    as numbers), ``deviates`` when the run departs from it (the note says so).
+    ``value`` is the setting itself, or ``f(p, run)`` reading it from the run's
+    :class:`~.protocol.Params`, data and pipelines; grids are the transcribed
+    tables' (the steps iterate over them);
 ``("data", f)``
-    a property ``f(run)`` of the AwA2 data: checked on AwA2, ``not_reproducible``
-    on the stand-in;
+    a property ``f(p, run)`` of the AwA2 data (its size, its classes, the
+    autoencoder's input layer): checked on AwA2 (``match`` or ``deviates``),
+    ``not_reproducible`` on the stand-in;
 ``("claim", claim_id)`` / ``("cell", "<table>:<key>")``
     a result: it takes the status of the claim or table cell it states;
-``("exponent", (metric, target, tolerance))``
-    a complexity: ``match`` when the time exponent fitted by ``make bench``
-    is within ``tolerance`` of ``target``;
+``("exponent", (metric, expected))``
+    a complexity: ``match`` when the time exponent ``metric`` fitted by ``make bench``
+    is within :data:`EXPONENT_TOLERANCE` of ``expected``, the exponent the stated
+    complexity has over the sizes measured (fitted the same way);
 ``("context", reason)``
     history, hardware or documentation, which no computation reproduces.
 """
@@ -25,10 +29,16 @@ from ...neural import Autoencoder
 from . import pipelines
 from .data import TEST_SIZE
 
-__all__ = ["TEXT"]
+__all__ = ["EXPONENT_TOLERANCE", "TEXT"]
+
+#: Largest difference between a fitted time exponent and the exponent of the stated
+#: complexity over the same sizes, one rule for every complexity of the text: over
+#: the bench's 2.5-fold range of sizes (2,000 to 5,000 points) 0.1 is a 10 % difference
+#: in growth, where O(N log N) and O(N^2) differ by 0.88.
+EXPONENT_TOLERANCE = 0.1
 
 
-def _classes(run):
+def _classes(p, run):
     return np.unique(run.y).size
 
 
@@ -47,9 +57,9 @@ TEXT = {
     "pca_year": ("context", "history"),
     "kpca_n_kernels": ("setting", "4"),
     "lda_rank_sb": ("claim", "lda_max_49"),
-    "n_images": ("data", lambda run: len(run.y)),
+    "n_images": ("data", lambda p, run: len(run.y)),
     "n_classes": ("data", _classes),
-    "n_features": ("data", lambda run: run.X.shape[1]),
+    "n_features": ("data", lambda p, run: run.X.shape[1]),
     "train_fraction": ("setting", lambda p, run: f"{100 * (1 - TEST_SIZE):g}"),
     "test_fraction": ("setting", lambda p, run: f"{100 * TEST_SIZE:g}"),
     "cv_folds": (
@@ -87,9 +97,8 @@ TEXT = {
     "fa_worse_from": ("claim", "fa_worse_than_pca_above400"),
     "fa_vis_dims": ("setting", "2"),
     "tsne_bh_dims": ("claim", "tsne_bh_only_2_3"),
-    "tsne_exact_complexity": ("exponent", ("tsne_exact_exponent", 2.0, 0.25)),
-    # N log N between 2,000 and 5,000 points grows like N^1.12.
-    "tsne_bh_complexity": ("exponent", ("tsne_bh_exponent", 1.12, 0.25)),
+    "tsne_exact_complexity": ("exponent", ("tsne_exact_exponent", "tsne_exact_expected_exponent")),
+    "tsne_bh_complexity": ("exponent", ("tsne_bh_exponent", "tsne_bh_expected_exponent")),
     "tsne_bh_speedup": ("claim", "tsne_bh_100x_faster"),
     "tsne_doc_suggested_dims": ("context", "quoted from scikit-learn's documentation"),
     "sklearn_doc_version": (
@@ -97,7 +106,7 @@ TEXT = {
         "scikit-learn 1.9.1 here, with 0.22's defaults passed explicitly",
     ),
     "tsne_pca_pre_dims": ("setting", "64"),
-    "tsne_lda_pre_dims": ("data", lambda run: _classes(run) - 1),
+    "tsne_lda_pre_dims": ("data", lambda p, run: _classes(p, run) - 1),
     "tsne_n_preprocess_methods": ("setting", "3"),
     "tsne_lda_accuracy_text": ("claim", "lda_tsne_best_config"),
     "tsne_exact_dims_tested": ("setting", "2;3;4;8;16"),
@@ -109,8 +118,8 @@ TEXT = {
     "lle_best_dims": ("claim", "lle_best_128_64"),
     "lle_best_neighbors": ("claim", "lle_best_128_64"),
     "mds_dims_tested": ("setting", "2;4;8;16"),
-    "ae_encoder_layers": ("setting", _layers),
-    "ae_decoder_layers": ("setting", lambda p, run: _layers(p, run, reverse=True)),
+    "ae_encoder_layers": ("data", _layers),
+    "ae_decoder_layers": ("data", lambda p, run: _layers(p, run, reverse=True)),
     "ae_n_linear_layers": ("setting", lambda p, run: str(len(p.ae_hidden) + 1)),
     "ae_n_relu": ("setting", lambda p, run: str(len(p.ae_hidden))),
     "ae_dims_tested": ("setting", "2;4;8;16;32;64;128;256;512"),
