@@ -145,7 +145,7 @@ def _executed_path(paper, output_notebook=None):
 #: Widest inline image a published notebook keeps, in pixels: a screen's width.
 MAX_IMAGE_WIDTH = 1200
 #: Largest inline PNG a published notebook keeps, in bytes.
-MAX_IMAGE_BYTES = 400_000
+MAX_IMAGE_BYTES = 150_000
 #: The notebook metadata a published copy keeps; not jupytext's pairing (the copy is not a
 #: source) nor papermill's record of where it ran.
 _KEPT_METADATA = ("kernelspec", "language_info")
@@ -343,7 +343,8 @@ def _after_returns(line):
 
 def _screen_png(data):
     """A base64 PNG scaled down (aspect kept) to fit :data:`MAX_IMAGE_WIDTH` and
-    :data:`MAX_IMAGE_BYTES`; returned unchanged when it fits."""
+    :data:`MAX_IMAGE_BYTES` (opaque, in a 256-colour palette); returned unchanged when it
+    fits."""
     from PIL import Image
 
     raw = base64.b64decode(data)
@@ -353,7 +354,9 @@ def _screen_png(data):
         return data
     size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
     buffer = io.BytesIO()
-    image.convert("RGBA").resize(size, Image.Resampling.LANCZOS).save(buffer, "PNG", optimize=True)
+    # a 256-colour palette: resampling a plot makes thousands of colours a palette holds
+    smaller = image.convert("RGB").resize(size, Image.Resampling.LANCZOS).quantize(256)
+    smaller.save(buffer, "PNG", optimize=True)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
