@@ -19,6 +19,8 @@ ifneq ($(wildcard ../shared/data),)
 DIMRED_DATA_MIRROR ?= $(abspath ../shared/data)
 endif
 export DIMRED_DATA_MIRROR
+# DASK_SCHEDULER=tcp://host:8786: every notebook's sweeps run on that dask cluster.
+export DASK_SCHEDULER
 
 # QUICK=1: the notebooks' quick parameter set, written to build/quick/ (figures/ untouched).
 ifeq ($(QUICK),1)
@@ -43,7 +45,8 @@ DONE := $(foreach p,$(PAPERS),$(STAMPS)/$(p).done)
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_ -]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{printf "  \033[36m%-22s\033[0m %s\n", $$1, $$2}'
-	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n"
+	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n,"
+	@echo "    DASK_SCHEDULER=tcp://host:8786 (the sweeps on a dask cluster, same tables)"
 	@echo "  Data: DIMRED_DATA_MIRROR=folder (default ../shared/data), DIMRED_DATA_CACHE=folder"
 	@echo "    (default data/raw); python -m dimred.datasets list|add DATASET PATH (files you have);"
 	@echo "    DIMRED_TRACEBACK=1 prints a failed notebook's traceback"
@@ -113,6 +116,7 @@ bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
 	$(PYTHON) benchmarks/bench_orml.py
 	$(PYTHON) benchmarks/bench_fisher.py
 	$(PYTHON) benchmarks/bench_relevance.py
+	$(PYTHON) benchmarks/bench_svc.py
 	$(PYTHON) benchmarks/bench_awa2.py
 
 lint: $(ENV_STAMP) ## ruff check of lib, tests, benchmarks, scripts, templates and the notebooks' .py twins

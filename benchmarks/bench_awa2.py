@@ -2,7 +2,8 @@
 
 Run with ``python benchmarks/bench_awa2.py`` (``--quick`` for a smoke run at small
 sizes, ``--output`` to write elsewhere, ``--sizes``/``--n-features``/``--only`` for a
-custom subset). The data are **synthetic**: :func:`dimred.datasets.awa2_like`, a
+custom subset; with ``--only`` the other pairs' rows and exponents already written are
+kept). The data are **synthetic**: :func:`dimred.datasets.awa2_like`, a
 seeded stand-in of AwA2's shape (float32, 50 unequal classes, ReLU-like sparse
 features), drawn at each size ``n``; its accuracies and spectra say nothing about
 the real ResNet-101 features, only the costs are meant to transfer. Each method runs
@@ -83,6 +84,7 @@ import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -457,6 +459,16 @@ def significant(frame, digits):
     return frame.map(lambda v: float(f"{v:.{digits}g}") if isinstance(v, float) else v)
 
 
+def merged(frame, stem, key):
+    """``frame`` with the rows of ``<stem>.csv`` whose ``key`` it does not measure, so that
+    ``--only`` remeasures some pairs and keeps the others' rows (new rows last)."""
+    path = Path(stem + ".csv")
+    if not path.exists():
+        return frame
+    kept = pd.read_csv(path).drop(columns="data")
+    return pd.concat([kept[~kept[key].isin(frame[key])], frame], ignore_index=True)
+
+
 def physical_memory():
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
@@ -516,6 +528,9 @@ def main(argv=None):
     figures = paths.ROOT / "build" / "quick" / "figures" if args.quick else paths.FIGURES_DIR
     output = str(args.output or figures / "awa2_dr_survey" / "benchmark_cost")
     report, exponents = significant(report, 4), significant(exponents, 3)
+    if args.only:  # the other pairs' rows and exponents stay as they were measured
+        report = merged(report, output, "benchmark")
+        exponents = merged(exponents, output + "_exponents", "method")
     write_table(report, output, index=False, data=SYNTHETIC_LABEL)
     write_table(exponents, output + "_exponents", index=False, data=SYNTHETIC_LABEL)
     print(report.to_markdown(index=False))

@@ -22,7 +22,7 @@ from scipy.linalg import subspace_angles
 
 from dimred import BestViewProjection
 from dimred.compendium import paths
-from dimred.compendium.reporting import finding_row, format_spread, write_findings, write_table
+from dimred.compendium.reporting import finding_row, format_spread, write_benchmark
 
 #: Timings of each solver (Algorithm 1 takes about ten seconds on two cores).
 REPEATS = 5
@@ -103,11 +103,7 @@ def speed_finding(report):
 def main(folder=None):
     folder = Path(folder or paths.FIGURES_DIR / "bvp")
     report = repeats(*problem())
-    write_table(report, folder / "benchmark", index=False, data=DATA)
-    finding = speed_finding(report)
-    write_findings([finding], folder, f"make bench ({Path(__file__).name})")
-    print(report.to_markdown(index=False))
-    print(finding["statement"])
+    write_benchmark(report, folder / "benchmark", [speed_finding(report)], DATA, __file__)
 
 
 if __name__ == "__main__":

@@ -55,7 +55,9 @@
 # * *Autoencoder*: 784 (or 2,048)–1024–512–512–d with ReLUs, no activation on the code, MSE, batch 128,
 #   learning rate 1e-3 → 1e-4 exponentially; Adam as in the authors' code (the text says SGD;
 #   `dimred.neural.Autoencoder(solver="sgd")` offers both). 50 epochs on the CPU instead of 200 (the full
-#   schedule's cost at AwA2's size: section 11, finding `cost_autoencoder`).
+#   schedule's cost at AwA2's size: section 11, finding `cost_autoencoder`); on a machine with a CUDA GPU
+#   the paper's 200 epochs run there (`Autoencoder(device="auto")`, `p.ae_schedule()`), and the rows of
+#   Table XIII say which device and schedule produced them.
 #
 # **Which data, and our own findings.** Every table says which data it came from (column `data`: the run's
 # data, `synthetic` for the cost measurements of `make bench`, `published` for the paper's own numbers).
@@ -194,7 +196,11 @@ results.append(report.show(protocol.table14_summary(data, published, p, results)
 # `cost_svc_fits` counts the SVC fits the protocol would make on all of AwA2, table by table, from the
 # transcribed grids and `p`: most see a few dimensions, a few see a thousand features or more. One of
 # those costs what `make bench` measures for one cell of the paper's classifier, fitted and then
-# predicting both the test and the training part, as `svc_accuracy` does (finding `cost_svc`).
+# predicting both the test and the training part, as `svc_accuracy` does (finding `cost_svc`); a linear SVC
+# predicts through one matrix product and libsvm's vote, with libsvm's predictions (`make bench`:
+# `benchmark_svc.md`). `cost_protocol` adds up every operation of the protocol at AwA2's size, kernel PCA
+# included, each predicted from the bench or from this run's timings (its `basis` column), against the
+# targets of 2 h and 20 GiB on 2 cores (finding `cost_protocol`).
 
 # %%
 results.append(report.show(protocol.cost(data, published, p, results)))

@@ -186,7 +186,8 @@ order = report.show(orml.row_order_artefacts(data, p))
 #
 # `p` = 10, 20, 50, 100 random training images per digit, the rest for testing, 20 repetitions; rank = digit. The
 # whole protocol (11 methods × 4 sizes × 20 repetitions = 880 fits) runs through joblib, so it scales out on a
-# dask cluster with `joblib.parallel_config(backend="dask")`.
+# dask cluster, with the same table: `make orml DASK_SCHEDULER=tcp://host:8786`, or
+# `dimred.utils.parallel.use_scheduler("tcp://host:8786")` in a cell above this one.
 
 # %%
 usps = report.show(orml.usps_artefacts(data, published, p))

@@ -5,7 +5,9 @@ Each notebook is run once per kernel, with ``OPENBLAS_CORETYPE`` set for that ru
 only, into ``build/determinism/<kernel>/<paper>/``. Every CSV the runs write is
 then compared with the first kernel's: text cells must be equal, numbers equal
 after rounding to ``--decimals`` (the precision the README and ``reproduction.csv``
-report). The verdict is written to ``figures/DETERMINISM.md``.
+report). The cost ledger (``cost.csv``: times, memory, the machine) is a measurement
+of the run, not a result, and is left out. The verdict is written to
+``figures/DETERMINISM.md``.
 
     python scripts/verify_determinism.py [--kernels SkylakeX Haswell Sandybridge]
                                          [--papers bvp orml] [--decimals 3] [--reuse]
@@ -91,7 +93,9 @@ def main(argv=None):
     details, failed = [], False
     for kernel in args.kernels:
         for paper in args.papers:
-            tables = sorted((args.out / reference / paper).glob("*.csv"))
+            tables = sorted(
+                csv for csv in (args.out / reference / paper).glob("*.csv") if csv.stem != "cost"
+            )
             differing = []
             for csv in tables:
                 found = differences(

@@ -241,6 +241,10 @@ METHODS = {
         supervised=False,
     ),  # fmt: skip
     "ORML": Method(_predict(lambda: dimred.ORML(n_neighbors=5)), "labels"),
+    "ProjectionRanker": Method(
+        _predict(lambda: dimred.ProjectionRanker(dimred.BestViewProjection(random_state=0))),
+        "labels",
+    ),
     "RankProjection": Method(
         _predict(lambda: dimred.RankProjection("npe", n_neighbors=5)), "labels"
     ),  # fmt: skip

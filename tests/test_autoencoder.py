@@ -8,6 +8,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from torch import nn
 
 from dimred.neural import Autoencoder, learning_rate_schedule
+from dimred.neural.autoencoder import resolve_device
 
 SMALL = {"n_components": 2, "hidden_layer_sizes": (8, 4), "max_epochs": 3, "batch_size": 16}
 
@@ -124,3 +125,27 @@ def test_nan_and_unfitted_raise():
     X[2, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         Autoencoder(**SMALL).fit(X)
+
+
+def test_device_auto_trains_where_torch_can(plane):
+    """``"auto"`` takes CUDA only when torch sees it; the networks come back on the CPU."""
+    model = Autoencoder(2, hidden_layer_sizes=(8,), max_epochs=2, random_state=0).fit(plane)
+    assert model.device_ == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert all(w.device.type == "cpu" for w in model.encoder_.parameters())
+    on_cpu = Autoencoder(2, hidden_layer_sizes=(8,), max_epochs=2, random_state=0, device="cpu")
+    np.testing.assert_allclose(
+        on_cpu.fit(plane).transform(plane), model.transform(plane), atol=1e-4
+    )
+
+
+@pytest.mark.parametrize("device", ["gpu", "cpu:0", 0])
+def test_devices_refused(device):
+    with pytest.raises(ValueError, match="device"):
+        resolve_device(device)
+
+
+def test_cuda_refused_without_a_gpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert resolve_device("auto") == "cpu"
+    with pytest.raises(ValueError, match="no CUDA GPU"):
+        resolve_device("cuda")

@@ -25,6 +25,7 @@ from dimred.experiments.awa2_dr_survey import (
     leak,
     pipelines,
     protocol,
+    protocol_cost,
     summary,
     text,
     workload,
@@ -374,6 +375,53 @@ def test_svc_fits_at_awa2s_size():
     assert (fits.loc[fits["table"] == "table1", "n_features"] == 2048).sum() == 7
     assert fits.loc[fits["n_features"] < 1000, "n_features"].max() == 512
     assert set(fits.loc[fits["table"] == "table10", "n_train"]) == {3000}  # LLE on 5,000 points
+
+
+def _unit_exponents():
+    """A bench whose every method takes 100 s and 1,000 MiB at 10,000 points, with time
+    and memory linear in ``n`` (SVC: 200 s at AwA2's size, time exponent 2)."""
+    methods = [
+        "ClassicalMDS(solver='covariance')",
+        "MDS (SMACOF, metric, n_init=1)",
+        "KernelPCA(rbf, dense)",
+        "TSNE(barnes_hut)",
+        "TSNE(exact)",
+        "openTSNE (FFT)",
+    ]
+    frame = pd.DataFrame(
+        {"sizes": "5,000/10,000", "time_exponent": 1.0, "memory_exponent": 1.0,
+         "largest_n_s": 100.0, "largest_n_MiB": 1000.0},
+        index=methods,
+    )  # fmt: skip
+    svc = {"sizes": "10,000/37,322", "time_exponent": 2.0, "memory_exponent": 1.0,
+           "largest_n_s": 200.0, "largest_n_MiB": 700.0}  # fmt: skip
+    frame.loc["SVC(kernel='linear', C=1)"] = svc
+    return frame
+
+
+def test_protocol_cost_totals_follow_the_rows():
+    p = protocol.params()
+    fits = workload.svc_fits(PUBLISHED, p, *AWA2_SHAPE, 50)
+    m = {"fa_training_points": 3000, "fa_features": 784, "fa_d16_seconds": 1.0}
+    m |= {f"lle_K{k}_seconds": 10.0 for k in PUBLISHED["table10"]["n_neighbors"].unique()}
+    m["lle_points"] = 5000
+    table, finding = protocol_cost.protocol_cost(PUBLISHED, p, _unit_exponents(), m, fits)
+    rows, total = table.iloc[:-1], table.iloc[-1]
+    assert total["step"] == "total"
+    assert total["predicted_s"] == pytest.approx(rows["predicted_s"].sum(), abs=0.1)
+    assert total["peak_MiB"] == rows["peak_MiB"].max()
+    svc = rows[rows["operation"].str.startswith("SVC")]
+    assert svc["count"].sum() == len(fits) == 223
+    table1 = svc.set_index("step").loc["table1"]
+    assert table1["predicted_s"] == pytest.approx(7 * 200.0, abs=0.1)  # 7 cells on all features
+    kpca = rows[rows["operation"].str.startswith("kernel PCA")].iloc[0]
+    n_train = workload.n_train_of(AWA2_SHAPE[0])
+    assert kpca["predicted_s"] == pytest.approx(4 * 100.0 * n_train / 10_000, abs=0.1)
+    assert kpca["peak_MiB"] == pytest.approx(2 * 1000.0 * n_train / 10_000, abs=1)  # 2 workers
+    hours = total["predicted_s"] / 3600
+    assert finding["value"] == pytest.approx(hours) and finding["holds"] == (
+        hours <= protocol_cost.TARGET_HOURS and total["peak_MiB"] / 1024 <= 20
+    )
 
 
 def _raw_stress(X, Z):

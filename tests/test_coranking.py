@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 from scipy.stats import ortho_group
 
-from dimred.metrics.coranking import coranking_matrix, coranking_quality
+from dimred.metrics.coranking import (
+    coranking_matrix,
+    coranking_quality,
+    rescaled_quality,
+    rnx_auc,
+    rnx_curve,
+)
 
 
 def ranked_others(X, i):
@@ -124,3 +130,45 @@ def test_one_dimensional_embedding_and_invalid_input():
         coranking_quality(X, y, max_k=0)
     with pytest.raises(ValueError, match="at least 3 samples"):
         coranking_matrix(X[:2], y[:2])
+
+
+# ----------------------------------------------------------------------------- R_NX(k)
+def test_rnx_is_one_for_a_map_that_keeps_every_neighbourhood():
+    X = np.random.default_rng(0).normal(size=(60, 4))
+    rnx, auc = rnx_curve(X, 3.0 * X + 1.0)
+    assert rnx.shape == (58,) and np.allclose(rnx, 1.0) and auc == pytest.approx(1.0)
+
+
+def test_rnx_of_a_random_map_is_zero_on_average():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(400, 5))
+    aucs = [rnx_curve(X, X[rng.permutation(400)], 50)[1] for _ in range(10)]
+    assert abs(np.mean(aucs)) < 0.02 and max(map(abs, aucs)) < 0.06
+
+
+def test_rnx_from_the_coranking_matrix_brute_force():
+    """R_NX(k) from the cumulated blocks of the co-ranking matrix (Lee et al. 2015, Eq. 25)
+    and its AUC as an explicit 1/k-weighted mean."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(40, 6))
+    Y = X[:, :2] + 0.3 * rng.normal(size=(40, 2))
+    Q = coranking_matrix(X, Y)
+    n = 40
+    expected = []
+    for k in range(1, n - 1):
+        q_nx = Q[:k, :k].sum() / (k * n)
+        expected.append(((n - 1) * q_nx - k) / (n - 1 - k))
+    rnx, auc = rnx_curve(X, Y)
+    np.testing.assert_allclose(rnx, expected, atol=1e-12)
+    weights = [1.0 / k for k in range(1, n - 1)]
+    weighted = sum(r * w for r, w in zip(expected, weights, strict=True))
+    assert auc == pytest.approx(weighted / sum(weights))
+    assert rnx_auc(rnx[:5]) == pytest.approx(np.average(expected[:5], weights=weights[:5]))
+
+
+def test_rnx_refuses_neighbourhoods_without_a_baseline():
+    X = np.random.default_rng(3).normal(size=(10, 3))
+    with pytest.raises(ValueError, match="n_samples - 2"):
+        rnx_curve(X, X, max_k=9)
+    with pytest.raises(ValueError, match="n_samples - 2"):
+        rescaled_quality(np.ones(9), 10)

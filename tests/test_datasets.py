@@ -55,6 +55,12 @@ def real_heart(mirrored_data) -> bytes:
 
 
 # ------------------------------------------------------------------------------ registry
+def _hash_list(text, prefix):
+    """``{prefix + name: digest}`` of a sha256sum listing."""
+    pairs = (line.split(maxsplit=1) for line in text.splitlines() if line.strip())
+    return {prefix + name: digest for digest, name in pairs}
+
+
 def test_registry_matches_the_data_sources(mirrored_data):
     registry = ds.load_registry()
     required = registry.files(registry.required_datasets())  # optional ones: not mirrored
@@ -62,11 +68,11 @@ def test_registry_matches_the_data_sources(mirrored_data):
     # verified by their decompressed content).
     expected = {entry.name: entry.sha256 for entry in required if entry.sha256 is not None}
     sums = mirrored_data.mirror / "SHA256SUMS" if mirrored_data.mirror else None
-    if sums is not None and sums.is_file():  # the mirror lists exactly the registered files
-        listed = {}
-        for line in sums.read_text().splitlines():
-            digest, name = line.split(maxsplit=1)
-            listed[name] = digest
+    if sums is not None and sums.is_file():  # the mirror lists exactly the registered files:
+        # in SHA256SUMS, or in a dataset's own HASHES.sha256 (SOURCES.md: orca-holdouts)
+        listed = _hash_list(sums.read_text(), "")
+        for manifest in sorted(mirrored_data.mirror.glob("*/HASHES.sha256")):
+            listed |= _hash_list(manifest.read_text(), f"{manifest.parent.name}/")
         assert listed == expected
     # Every required file, from the mirror or its canonical URL, has the registered hash.
     paths = ds.fetch_all(progress=False)
@@ -456,6 +462,30 @@ def test_orca(mirrored_data, name, shape, counts):
 def test_orca_unknown_name():
     with pytest.raises(ValueError, match="unknown ORCA dataset"):
         ds.load_orca("iris")
+    with pytest.raises(ValueError, match="unknown ORCA holdout dataset"):
+        ds.load_orca_holdouts("car")  # only its partition 0 exists (orca-ordinal)
+
+
+@pytest.mark.parametrize("name", sorted(ds.ORCA_HOLDOUT_DATASETS))
+def test_orca_holdouts(mirrored_data, name):
+    """30 stratified 75/25 partitions, each of every pattern once; partition 0 is
+    orca-ordinal's where both have the dataset."""
+    n, d, n_classes = ds.ORCA_HOLDOUT_DATASETS[name]
+    bunch = ds.load_orca_holdouts(name)
+    assert len(bunch.partitions) == ds.ORCA_HOLDOUTS == 30 and bunch.n_classes == n_classes
+    rows = set()
+    for part in bunch.partitions:
+        X = np.vstack([part.X_train, part.X_test])
+        y = np.concatenate([part.y_train, part.y_test])
+        assert X.shape == (n, d) and len(part.X_test) == pytest.approx(n / 4, abs=n_classes)
+        assert set(np.unique(y)) == set(range(1, n_classes + 1))
+        rows.add(tuple(sorted(map(tuple, np.column_stack([X, y]).tolist()))))
+    assert len(rows) == 1  # the same patterns in every partition, split differently
+    splits = {tuple(map(tuple, p.X_test.tolist())) for p in bunch.partitions}
+    assert len(splits) > 1
+    if name in ds.ORCA_DATASETS:
+        first = ds.load_orca(name)
+        np.testing.assert_array_equal(bunch.partitions[0].X_train, first.data[first.train_index])
 
 
 def test_fetched_copies_live_in_the_cache(mirrored_data):

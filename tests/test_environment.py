@@ -6,7 +6,12 @@ import tomllib
 from dimred.compendium import paths
 
 #: PyPI name -> conda-forge name where they differ.
-CONDA_NAMES = {"xgboost-cpu": "py-xgboost-cpu", "torch": "pytorch-cpu", "openTSNE": "opentsne"}
+CONDA_NAMES = {
+    "xgboost-cpu": "py-xgboost-cpu",
+    "torch": "pytorch-cpu",
+    "openTSNE": "opentsne",
+    "dask": "dask-core",  # conda-forge's "dask" would add bokeh and the dataframe stack
+}
 
 
 def pyproject_pins():

@@ -38,6 +38,7 @@ from .ordinal import (
     ConstantRank,
     MultilinearORML,
     MultilinearRankProjection,
+    ProjectionRanker,
     RankProjection,
 )
 from .projection import (
@@ -59,6 +60,7 @@ __all__ = [
     "NeRVRelevance",
     "MultilinearRankProjection",
     "ORML",
+    "ProjectionRanker",
     "RankProjection",
     "backward_relevance",
     "coranking_quality",

@@ -9,7 +9,10 @@ jupytext), with a cell tagged ``parameters`` holding at least ``quick`` and
 * the kernel's standard error -- every progress bar of the protocols -- is copied
   to this process's standard error as it arrives, so a long run shows its
   progress on the terminal;
-* the executed copy is written where the caller says (``build/`` by default).
+* the executed copy is written where the caller says (``build/`` by default);
+* the kernel inherits this process's environment: with ``DASK_SCHEDULER`` set (as in
+  ``make figures DASK_SCHEDULER=tcp://host:8786``) the sweeps run on that dask
+  cluster (:func:`dimred.utils.parallel.run_tasks`), with the same tables.
 
 :func:`publish` turns an executed notebook into the copy that is committed beside the
 paper's figures, ``figures/<paper>/<paper>.ipynb``, for GitHub, nbviewer and the book

@@ -57,6 +57,7 @@ import numpy as np
 import pandas as pd
 
 from . import paths
+from .ledger import CostLedger, summarise
 from .plotting import savefig
 
 __all__ = [
@@ -97,8 +98,13 @@ FINDING_COLUMNS = (
 )  # fmt: skip
 #: Draws a random finding is measured over, unless its note says why fewer.
 MIN_DRAWS = 10
+#: Data label of ``cost.csv``: the cost of the whole run, over every data set it read.
+COST_DATA = "mixed (every data set of the run)"
 README_BEGIN = "<!-- reproduction-status:begin -->"
 README_END = "<!-- reproduction-status:end -->"
+COST_BEGIN, COST_END = "<!-- cost:begin -->", "<!-- cost:end -->"
+#: Wall time a full ``make figures`` at the papers' settings should stay within (2 cores).
+TARGET_FIGURES_MINUTES = 90
 _KINDS = "|".join(re.escape(kind) for kind in DATA_KINDS)
 _DATA_LABEL = re.compile(rf"^({_KINDS})( \(.+\))?$")
 
@@ -287,6 +293,30 @@ def write_findings(rows, folder, produced_by):
     return new
 
 
+def write_benchmark(report, stem, findings, data, script):
+    """Write a ``make bench`` table as ``<stem>.{csv,md}`` and its findings into the
+    ``findings.csv`` beside it (produced by ``make bench (<script>)``), and print both.
+
+    Parameters
+    ----------
+    report : DataFrame
+    stem : Path
+        ``figures/<paper>/benchmark_<name>`` (without suffix).
+    findings : list of dict
+        :func:`finding_row` rows.
+    data : str
+        Which data the benchmark ran on (:func:`check_data_label`).
+    script : str
+        The benchmark's file (``__file__``).
+    """
+    stem = Path(stem)
+    write_table(report, stem, index=False, data=data)
+    write_findings(findings, stem.parent, f"make bench ({Path(script).name})")
+    print(report.to_markdown(index=False))
+    for row in findings:
+        print(row["statement"])
+
+
 def render_findings(frame):
     """The README's list of one paper's findings (Markdown), in file order."""
     lines = [f"- **{row.title}.** {row.statement} (`{row.finding}`)" for row in frame.itertuples()]
@@ -406,6 +436,12 @@ class Report:
         ``figures/<paper>`` (or a quick run's folder).
     display : bool, default=True
         Show every table and figure inline (in IPython) as it is written.
+
+    Attributes
+    ----------
+    ledger : CostLedger
+        The cost of every step: each :meth:`show` ends one (:mod:`.ledger`), and
+        :meth:`write` writes them to ``cost.csv``.
     """
 
     def __init__(self, output_dir, display=True):
@@ -413,6 +449,7 @@ class Report:
         self.display = display
         self.rows = []
         self.findings = []
+        self.ledger = CostLedger()
 
     def show(self, artefacts):
         """Write the tables and figures of ``artefacts``, show them, keep their rows.
@@ -422,6 +459,7 @@ class Report:
         Artefacts
             The same object, so that a notebook can keep using its tables.
         """
+        self.ledger.close_step(_step_name(artefacts, len(self.ledger.rows)))
         for name, frame in artefacts.tables.items():
             label = None if "data" in frame.columns else artefacts.data_of(name)
             write_table(frame, self.output_dir / name, not _default_index(frame), label)
@@ -442,10 +480,11 @@ class Report:
         return artefacts
 
     def write(self):
-        """Write ``reproduction.csv`` and ``findings.csv``; return the count of rows per
-        artefact and status."""
+        """Write ``reproduction.csv``, ``findings.csv`` and ``cost.csv``; return the count
+        of rows per artefact and status."""
         frame = write_reproduction(self.rows, self.output_dir)
         write_findings(self.findings, self.output_dir, "notebook")
+        write_table(self.ledger.frame(), self.output_dir / "cost", False, COST_DATA)
         summary = frame.groupby("artifact")["status"].value_counts().unstack(fill_value=0)
         self._display(summary)
         return frame
@@ -462,6 +501,15 @@ class Report:
             from IPython.display import Markdown, display
 
             display(Markdown(text))
+
+
+def _step_name(artefacts, index):
+    """A step's name in the ledger: its first table or figure, else ``setup`` for the
+    first step (the kernel's start, imports, data) and the step's number after it."""
+    names = [*artefacts.tables, *artefacts.figures]
+    if names:
+        return names[0]
+    return "setup" if index == 0 else f"step {index + 1}"
 
 
 def _default_index(frame):
@@ -526,13 +574,68 @@ def assemble(figures_dir=None, readme=None):
         if paper in findings:
             sections += ["Our own findings (`findings.csv`):", "", render_findings(findings[paper])]
             sections += [""]
+    costs = render_costs(cost_summary(figures_dir))
+    sections += ["## Cost of the runs (`cost.csv`)", "", costs, ""]
     report = figures_dir / "REPRODUCTION.md"
     report.write_text("\n".join(sections))
     readme = Path(readme or paths.ROOT / "README.md")
     _refresh_block(readme, README_BEGIN, README_END, table)
+    _refresh_block(readme, COST_BEGIN, COST_END, costs)
     for paper, frame in findings.items():
         _refresh_block(readme, *findings_markers(paper), render_findings(frame))
     return report
+
+
+def cost_summary(figures_dir=None):
+    """Every paper's run cost from its ``cost.csv`` (:func:`~.ledger.summarise`).
+
+    Returns
+    -------
+    DataFrame
+        One row per paper with a ledger: ``wall_s``, ``cpu_s``, ``peak_mib``, ``steps``
+        and ``machine``.
+    """
+    figures_dir = Path(figures_dir or paths.FIGURES_DIR)
+    rows = {
+        csv.parent.name: summarise(pd.read_csv(csv))
+        for csv in sorted(figures_dir.glob("*/cost.csv"))
+    }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "paper"
+    return frame
+
+
+def render_costs(summary, target_minutes=TARGET_FIGURES_MINUTES):
+    """Markdown of :func:`cost_summary`: minutes per paper, their sum against
+    ``target_minutes`` (a full ``make figures``), and the machines."""
+    if summary.empty:
+        return "No run has written a `cost.csv` yet."
+    table = pd.DataFrame(
+        {
+            "wall (min)": (summary["wall_s"] / 60).round(1),
+            "CPU (min)": (summary["cpu_s"] / 60).round(1),
+            "peak memory (GiB)": (summary["peak_mib"] / 1024).round(2),
+            "steps": summary["steps"],
+        }
+    )
+    total = table.sum().to_frame("all papers").T
+    total["peak memory (GiB)"] = table["peak memory (GiB)"].max()
+    table = pd.concat([table, total.round(2)])
+    table.index.name = "paper"
+    machines = summary["machine"].unique()
+    measured = (
+        machines[0]
+        if len(machines) == 1
+        else "; ".join(f"{paper}: {text}" for paper, text in summary["machine"].items())
+    )
+    minutes = total["wall (min)"].iloc[0]
+    verdict = "within" if minutes <= target_minutes else "over"
+    return (
+        f"{table.to_markdown()}\n\nWall and CPU time summed over each run's steps, peak "
+        f"memory the largest step's (the sum of the processes' peaks). The {len(summary)} "
+        f"ledgers sum to {minutes:.0f} min of wall time, {verdict} the target of "
+        f"{target_minutes} min for a full `make figures`. Measured on: {measured}."
+    )
 
 
 def findings_markers(paper):

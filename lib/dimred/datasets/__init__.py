@@ -16,8 +16,11 @@ from .fashion import FASHION_MNIST_CLASSES, load_fashion_mnist
 from .ordinal import (
     MOVIELENS_GENRES,
     ORCA_DATASETS,
+    ORCA_HOLDOUT_DATASETS,
+    ORCA_HOLDOUTS,
     load_movielens,
     load_orca,
+    load_orca_holdouts,
     load_umist,
     load_usps,
 )
@@ -61,6 +64,8 @@ __all__ = [
     "FASHION_MNIST_CLASSES",
     "MOVIELENS_GENRES",
     "ORCA_DATASETS",
+    "ORCA_HOLDOUT_DATASETS",
+    "ORCA_HOLDOUTS",
     "REGISTRY_PATH",
     "Added",
     "Archive",
@@ -87,6 +92,7 @@ __all__ = [
     "load_fashion_mnist",
     "load_movielens",
     "load_orca",
+    "load_orca_holdouts",
     "load_registry",
     "load_statlog_australian",
     "load_statlog_heart",

@@ -19,8 +19,11 @@ from .registry import Registry, fetch, load_registry
 __all__ = [
     "MOVIELENS_GENRES",
     "ORCA_DATASETS",
+    "ORCA_HOLDOUT_DATASETS",
+    "ORCA_HOLDOUTS",
     "load_movielens",
     "load_orca",
+    "load_orca_holdouts",
     "load_umist",
     "load_usps",
 ]
@@ -209,3 +212,71 @@ def load_orca(name: str, *, registry: Registry | None = None) -> Bunch:
         citation=dataset.citation,
         license=dataset.license,
     )
+
+
+#: The ten ORCA datasets with all 30 holdout partitions (``orca-holdouts``; SOURCES.md
+#: section 11): patterns, features and classes.
+ORCA_HOLDOUT_DATASETS: Mapping[str, tuple[int, int, int]] = MappingProxyType(
+    {
+        "automobile": (205, 71, 6),
+        "bondrate": (57, 37, 5),
+        "contact-lenses": (24, 6, 3),
+        "eucalyptus": (736, 91, 5),
+        "newthyroid": (215, 5, 3),
+        "pasture": (36, 25, 3),
+        "squash-stored": (52, 51, 3),
+        "squash-unstored": (52, 52, 3),
+        "tae": (151, 54, 3),
+        "winequality-red": (1599, 11, 6),
+    }
+)
+#: Holdout partitions per dataset (stratified 75/25, ORCA's own).
+ORCA_HOLDOUTS = 30
+
+
+def load_orca_holdouts(name: str, *, registry: Registry | None = None) -> Bunch:
+    """An ORCA ordinal dataset with ORCA's own 30 holdout partitions.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`ORCA_HOLDOUT_DATASETS`.
+    registry : Registry, optional
+        Default: :func:`load_registry`.
+
+    Returns
+    -------
+    sklearn.utils.Bunch
+        ``partitions``: a list of :data:`ORCA_HOLDOUTS` Bunches with ``X_train``,
+        ``y_train``, ``X_test``, ``y_test`` (float features, nominal attributes
+        already binarised; int labels 1..Q), in partition order; ``n_classes``,
+        ``description``, ``citation``, ``license``. Every partition holds every
+        pattern once, train or test; the rows of a file are sorted by label.
+    """
+    if name not in ORCA_HOLDOUT_DATASETS:
+        known = ", ".join(ORCA_HOLDOUT_DATASETS)
+        raise ValueError(f"unknown ORCA holdout dataset {name!r} (known: {known})")
+    registry = registry or load_registry()
+    partitions = [_holdout(name, i, registry) for i in range(ORCA_HOLDOUTS)]
+    n, d, n_classes = ORCA_HOLDOUT_DATASETS[name]
+    dataset = registry["orca-holdouts"]
+    return Bunch(
+        partitions=partitions,
+        n_classes=n_classes,
+        description=(
+            f"ORCA ordinal dataset {name} (Gutierrez et al. 2016): {n} patterns, {d} features, "
+            f"{n_classes} classes, {ORCA_HOLDOUTS} stratified 75/25 holdouts."
+        ),
+        citation=dataset.citation,
+        license=dataset.license,
+    )
+
+
+def _holdout(name, index, registry):
+    """Partition ``index`` of ``name``: its train and test parts."""
+    parts = {}
+    for part in ("train", "test"):
+        path = fetch("orca-holdouts", f"{name}/{part}_{name}.{index}", registry)
+        table = np.loadtxt(path, ndmin=2)
+        parts[f"X_{part}"], parts[f"y_{part}"] = table[:, :-1], table[:, -1].astype(np.int64)
+    return Bunch(**parts)

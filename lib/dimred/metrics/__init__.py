@@ -1,9 +1,12 @@
 """Quality metrics of embeddings: class separation, order, within-class spread,
-neighbourhood preservation (:mod:`.embedding`), the co-ranking quality
-(:mod:`.coranking`) and the geometry of 2-D embeddings: axis lines, angle versus
-radius, cluster separation, distance preservation (:mod:`.embedding_geometry`)."""
+neighbourhood preservation (:mod:`.embedding`), the co-ranking quality and R_NX
+(:mod:`.coranking`), the geometry of 2-D embeddings: axis lines, angle versus
+radius, cluster separation, distance preservation (:mod:`.embedding_geometry`), and the
+scores of ordinal predictions (:mod:`.ordinal`) and the comparison of methods over
+datasets: ranks, Friedman, Nemenyi (:mod:`.comparison`)."""
 
-from .coranking import coranking_matrix, coranking_quality
+from .comparison import average_ranks, friedman_test, nemenyi_cd, nemenyi_groups
+from .coranking import coranking_matrix, coranking_quality, rnx_auc, rnx_curve
 from .embedding import (
     adjacent_centres_nearer,
     continuity,
@@ -22,22 +25,30 @@ from .embedding_geometry import (
     pairwise_distance_correlation,
     polar_coordinates,
 )
+from .ordinal import ordinal_scores
 
 __all__ = [
     "adjacent_centres_nearer",
     "angle_radius_knn",
+    "average_ranks",
     "axis_lines",
     "centroid_separation_ratio",
     "circular_variance_by_class",
     "continuity",
     "coranking_matrix",
     "coranking_quality",
+    "friedman_test",
     "knn_accuracy",
+    "nemenyi_cd",
+    "nemenyi_groups",
     "neighbourhood_scores",
     "order_correlation",
+    "ordinal_scores",
     "pairwise_distance_correlation",
     "polar_coordinates",
     "projected_centres",
+    "rnx_auc",
+    "rnx_curve",
     "trustworthiness",
     "within_class_share",
 ]

@@ -21,6 +21,20 @@ histogrammed by that larger rank and cumulated (:func:`quality_from_neighbours`)
 A random map (``Y`` a random permutation of the rows of ``X``) gives
 ``E[Q_k] = k / (N - 1)``: the diagonal baseline.
 
+Lee, Peluffo-Ordóñez & Verleysen (2015, "Multi-scale similarities in stochastic
+neighbour embedding: Reducing dimensionality while preserving both local and global
+structure", Neurocomputing 169, 246-261, Eqs. 25-26) rescale it so that a random map
+scores 0 and a perfect one 1, for ``1 <= k <= N - 2``,
+
+.. math:: R_{NX}(k) = \\frac{(N - 1) Q_{NX}(k) - k}{N - 1 - k},
+
+and summarise the curve by its area under a logarithmic ``k`` axis, each ``k``
+weighted by ``1 / k`` (small neighbourhoods count most),
+
+.. math:: \\mathrm{AUC} = \\frac{\\sum_{k=1}^{K} R_{NX}(k) / k}{\\sum_{k=1}^{K} 1 / k}
+
+(:func:`rnx_curve`, :func:`rnx_auc`).
+
 Tie rule
 --------
 Ranks follow :func:`dimred.utils.graphs.knn_distances` (``Q_k``) and
@@ -45,6 +59,9 @@ __all__ = [
     "coranking_matrix",
     "coranking_quality",
     "quality_from_neighbours",
+    "rescaled_quality",
+    "rnx_auc",
+    "rnx_curve",
 ]
 
 
@@ -162,3 +179,54 @@ def coranking_matrix(X, Y):
     others = ~np.eye(n, dtype=bool)
     pairs = (ranks_x[others] - 1) * (n - 1) + ranks_y[others] - 1
     return np.bincount(pairs, minlength=(n - 1) ** 2).reshape(n - 1, n - 1)
+
+
+def rescaled_quality(quality, n_samples):
+    """``R_NX(k)`` from ``Q_NX(k)``, ``k = 1 .. len(quality)`` (module docstring).
+
+    Parameters
+    ----------
+    quality : ndarray of shape (K,)
+        ``Q_NX(k)`` (:func:`coranking_quality`), ``K <= n_samples - 2``.
+    n_samples : int
+
+    Returns
+    -------
+    ndarray of shape (K,)
+        0 for a random map in expectation, 1 for a map that keeps every neighbourhood.
+    """
+    quality = np.asarray(quality, dtype=float)
+    k = np.arange(1, quality.size + 1)
+    if quality.size > n_samples - 2:
+        raise ValueError(f"R_NX(k) is defined for k <= n_samples - 2 = {n_samples - 2}.")
+    return ((n_samples - 1) * quality - k) / (n_samples - 1 - k)
+
+
+def rnx_auc(rnx):
+    """Area under ``R_NX(k)`` on a logarithmic ``k`` axis: ``sum R(k)/k / sum 1/k``."""
+    weights = 1.0 / np.arange(1, len(rnx) + 1)
+    return float(np.dot(rnx, weights) / weights.sum())
+
+
+def rnx_curve(X, Y, max_k=None):
+    """``R_NX(k)`` for ``k = 1 .. max_k`` and its area under a log-scaled ``k`` axis.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    Y : array-like of shape (n_samples, n_components) or (n_samples,)
+    max_k : int, optional
+        Default ``n_samples - 2``, the largest ``k`` where ``R_NX`` is defined.
+
+    Returns
+    -------
+    rnx : ndarray of shape (max_k,)
+    auc : float
+        :func:`rnx_auc` of ``rnx``.
+    """
+    n = check_array(X, ensure_2d=True).shape[0]
+    max_k = n - 2 if max_k is None else max_k
+    if not isinstance(max_k, numbers.Integral) or not 1 <= max_k <= n - 2:
+        raise ValueError(f"max_k={max_k!r} must be an integer in [1, n_samples - 2 = {n - 2}].")
+    rnx = rescaled_quality(coranking_quality(X, Y, max_k), n)
+    return rnx, rnx_auc(rnx)

@@ -31,7 +31,7 @@ from tqdm import tqdm
 
 from ..utils.validation import check_spread
 
-__all__ = ["Autoencoder", "learning_rate_schedule"]
+__all__ = ["Autoencoder", "learning_rate_schedule", "resolve_device"]
 
 
 #: Largest magnitude the float32 network accepts: its squared errors must stay finite.
@@ -73,6 +73,30 @@ def learning_rate_schedule(init, end, n_epochs):
     return np.logspace(np.log10(init), np.log10(end), n_epochs)
 
 
+def resolve_device(device="auto"):
+    """The torch device an :class:`Autoencoder` trains on.
+
+    Parameters
+    ----------
+    device : str, default="auto"
+        ``"auto"``: CUDA when torch sees a GPU, else the CPU; ``"cpu"``; ``"cuda"``
+        or ``"cuda:<index>"`` (refused when no GPU is available).
+
+    Returns
+    -------
+    str
+    """
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cpu":
+        return device
+    if isinstance(device, str) and device.split(":")[0] == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"device={device!r}, but torch sees no CUDA GPU on this machine.")
+        return device
+    raise ValueError(f"device must be 'auto', 'cpu' or 'cuda[:index]', got {device!r}.")
+
+
 def _mlp(sizes):
     """Linear layers between consecutive ``sizes``, a ReLU between two, none at the end."""
     layers = []
@@ -99,8 +123,12 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
     as the code's ``LR_LIST = np.logspace(-3, -4, 200)`` (l.64, ``update_lr``
     l.118).
 
-    Computations run in float32 on the CPU, with torch's thread settings left
-    as they are.
+    Computations run in float32, on a GPU when ``device`` asks for one (the
+    default ``"auto"`` takes CUDA when torch sees it) and otherwise on the CPU, with
+    torch's thread settings left as they are. The initial weights and the order of the
+    batches are drawn on the CPU, so both devices start from the same model and see
+    the same batches; their results differ by float32 rounding only. The trained
+    networks are kept on the CPU.
 
     Parameters
     ----------
@@ -131,6 +159,8 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         sets no seed.
     verbose : bool, default=False
         Show a progress bar over the epochs.
+    device : str, default="auto"
+        Where to train (:func:`resolve_device`): ``"auto"``, ``"cpu"``, ``"cuda"``.
 
     Attributes
     ----------
@@ -146,6 +176,8 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         Learning rate the optimiser used at each epoch.
     n_epochs_ : int
         Number of epochs run (``max_epochs``).
+    device_ : str
+        The device the network was trained on.
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -184,6 +216,7 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         "batch_size": [Interval(numbers.Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        "device": [str],
     }
 
     def __init__(
@@ -197,6 +230,7 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         batch_size=128,
         random_state=None,
         verbose=False,
+        device="auto",
     ):
         self.n_components = n_components
         self.hidden_layer_sizes = hidden_layer_sizes
@@ -207,6 +241,7 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         self.batch_size = batch_size
         self.random_state = random_state
         self.verbose = verbose
+        self.device = device
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -233,12 +268,13 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
         X = validate_data(self, X, dtype=[np.float32, np.float64], ensure_min_samples=2)
         _check_scale(X, type(self).__name__)
         n_samples, n_features = X.shape
+        device = resolve_device(self.device)
         seed = check_random_state(self.random_state).randint(2**31 - 1)
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)
             self.encoder_ = _mlp([n_features, *hidden, self.n_components])
             self.decoder_ = _mlp([self.n_components, *hidden[::-1], n_features])
-        model = nn.Sequential(self.encoder_, self.decoder_)
+        model = nn.Sequential(self.encoder_, self.decoder_).to(device)
         if self.solver == "adam":
             optimizer = torch.optim.Adam(model.parameters(), betas=(0.9, 0.999), eps=1e-8)
         else:
@@ -257,7 +293,8 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
             order = torch.randperm(n_samples, generator=shuffle).numpy()
             total = 0.0
             for start in range(0, n_samples, self.batch_size):
-                batch = torch.tensor(X[order[start : start + self.batch_size]], dtype=torch.float32)
+                rows = X[order[start : start + self.batch_size]]
+                batch = torch.tensor(rows, dtype=torch.float32, device=device)
                 loss = loss_function(model(batch), batch)
                 optimizer.zero_grad()
                 loss.backward()
@@ -270,8 +307,8 @@ class Autoencoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimat
                     "lower learning_rate_init."
                 )
             self.loss_curve_.append(total / n_samples)
-        model.eval()
-        self.n_epochs_ = self.max_epochs
+        model.eval().to("cpu")
+        self.n_epochs_, self.device_ = self.max_epochs, device
         return self
 
     def transform(self, X):

@@ -36,6 +36,7 @@ __all__ = [
     "PowerLaw",
     "RemoteTraceback",
     "fit_exponent",
+    "high_water_mark",
     "measure",
     "peak_rss",
 ]
@@ -307,14 +308,28 @@ def _child(connection):
         connection.close()
 
 
-def _reset_peak():
-    """Reset the high-water mark of the resident size to the current one (Linux >= 4.0)."""
+def _reset_peak(pid="self"):
+    """Reset the high-water mark of a process's resident size to its current one
+    (Linux >= 4.0, ``/proc/<pid>/clear_refs``); False when it cannot be reset."""
     try:
-        with open("/proc/self/clear_refs", "w") as handle:
+        with open(f"/proc/{pid}/clear_refs", "w") as handle:
             handle.write("5")
     except OSError:
         return False
     return True
+
+
+def high_water_mark(pid="self"):
+    """Bytes: a process's peak resident size since its start or its last reset
+    (``VmHWM`` of ``/proc/<pid>/status``); None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
 
 
 # ---------------------------------------------------------------------- the transfers

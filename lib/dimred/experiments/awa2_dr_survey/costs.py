@@ -23,8 +23,10 @@ from .claims import AE_DIMS
 from .common import measurements, metrics_table
 from .data import SYNTHETIC_LABEL, TEST_SIZE
 from .findings import predicate
+from .protocol_cost import LABEL as PROTOCOL_LABEL
+from .protocol_cost import protocol_cost
 from .text import EXPONENT_TOLERANCE
-from .workload import svc_fits
+from .workload import bench_sizes, n_train_of, predict_at, svc_fits
 
 __all__ = ["AWA2_CLASSES", "cost"]
 
@@ -43,19 +45,6 @@ BENCH = "one timing per size (make bench on 2 cores, AwA2-shaped synthetic set, 
 SCALED = "one timing of this run's fit, scaled to AwA2's size"
 
 
-def _sizes(sizes):
-    """The ``n`` of ``make bench``'s ``sizes`` column (``"2,000/5,000"``)."""
-    return np.array([float(n.replace(",", "")) for n in str(sizes).split("/")])
-
-
-def _predict(exponents, method, n, scale=1.0):
-    """Seconds and MiB of ``method`` at ``n`` points, from ``make bench``'s fitted exponents."""
-    row = exponents.loc[method]
-    factor = n / _sizes(row["sizes"])[-1]
-    seconds = scale * row["largest_n_s"] * factor ** row["time_exponent"]
-    return seconds, row["largest_n_MiB"] * factor ** row["memory_exponent"]
-
-
 def _weights(n_features, hidden, d):
     """Weights of the autoencoder ``n_features - hidden - d`` and its mirror."""
     sizes = [n_features, *hidden, d]
@@ -67,7 +56,7 @@ def _ae_seconds_at_awa2(m, p, d):
 
     Time is taken as proportional to samples x epochs x weights.
     """
-    work = m["ae_points"] * p.ae_epochs * _weights(m["ae_features"], p.ae_hidden, d)
+    work = m["ae_points"] * m["ae_epochs"] * _weights(m["ae_features"], p.ae_hidden, d)
     paper = AWA2_N * 200 * _weights(AWA2_FEATURES, (1024, 512, 512), d)
     return m[f"ae_d{d}_seconds"] * paper / work
 
@@ -100,7 +89,8 @@ def _expected_exponent(sizes, complexity):
 
 
 def cost(data, published, p, results):
-    """The cost tables of ``make bench``, predictions at 37,322 points and the SVC fits.
+    """The cost tables of ``make bench``, predictions at 37,322 points, the SVC fits and
+    the whole protocol's cost at AwA2's size (:mod:`.protocol_cost`).
 
     The SVC fits are those of this run's parameters on all of AwA2
     (:func:`~.workload.svc_fits`); one fit on all features costs what ``make bench``
@@ -112,11 +102,14 @@ def cost(data, published, p, results):
     exponents = pd.read_csv(folder / "benchmark_cost_exponents.csv", index_col=0)
     m = measurements(results)
     synthetic = {
-        "t-SNE exact": _predict(exponents, "TSNE(exact)", AWA2_N),
-        "t-SNE Barnes-Hut": _predict(exponents, "TSNE(barnes_hut)", AWA2_N),
-        "SMACOF-MDS, 4 starts": _predict(exponents, "MDS (SMACOF, metric, n_init=1)", AWA2_N, 4),
-        "classical MDS (= PCA)": _predict(exponents, "ClassicalMDS(solver='covariance')", AWA2_N),
-        "SVC linear, all features (one cell)": _predict(exponents, SVC_LINEAR, AWA2_N),
+        "t-SNE exact": predict_at(exponents, "TSNE(exact)", AWA2_N),
+        "t-SNE Barnes-Hut": predict_at(exponents, "TSNE(barnes_hut)", AWA2_N),
+        "SMACOF-MDS, 4 starts": predict_at(exponents, "MDS (SMACOF, metric, n_init=1)", AWA2_N, 4),
+        "classical MDS (= PCA)": predict_at(exponents, "ClassicalMDS(solver='covariance')", AWA2_N),
+        "SVC linear, all features (one cell)": predict_at(exponents, SVC_LINEAR, AWA2_N),
+        "kernel PCA, dense (one kernel, training part)": predict_at(
+            exponents, "KernelPCA(rbf, dense)", n_train_of(AWA2_N)
+        ),
     }
     scaled = {
         "LLE d = 128, K = 64 (dense)": (
@@ -137,9 +130,11 @@ def cost(data, published, p, results):
     findings = _prediction_findings(predicted, metrics, m, p, run)
     findings += _exponent_findings(metrics, exponents, published)
     findings += _opentsne_findings(bench, exponents)
-    measured = _sizes(exponents.loc[SVC_LINEAR, "sizes"])[-1] == AWA2_N
+    measured = bench_sizes(exponents.loc[SVC_LINEAR, "sizes"])[-1] == AWA2_N
     cell = predicted.loc["SVC linear, all features (one cell)", "predicted_s"]
     findings.append(_svc_finding(fits, cell, measured))
+    whole, finding = protocol_cost(published, p, exponents, m, fits)
+    findings.append(finding)
     return Artefacts(
         tables={
             "cost_measured": bench,
@@ -147,6 +142,7 @@ def cost(data, published, p, results):
             "cost_predicted": predicted,
             "cost_metrics": _metrics_table(metrics, run),
             "cost_svc_fits": _fits_table(fits),
+            "cost_protocol": whole,
         },
         figures={
             "cost_exponents": plots.cost_bars(
@@ -158,6 +154,7 @@ def cost(data, published, p, results):
             "cost_measured": SYNTHETIC_LABEL,
             "cost_exponents": SYNTHETIC_LABEL,
             "cost_svc_fits": FITS_LABEL,
+            "cost_protocol": PROTOCOL_LABEL,
         },
     )
 
@@ -183,10 +180,10 @@ def _cost_metrics(predicted, exponents):
         "tsne_exact_exponent": exponents.loc[exact, "time_exponent"],
         "tsne_bh_exponent": exponents.loc[barnes_hut, "time_exponent"],
         "tsne_exact_expected_exponent": _expected_exponent(
-            _sizes(exponents.loc[exact, "sizes"]), np.square
+            np.array(bench_sizes(exponents.loc[exact, "sizes"])), np.square
         ),
         "tsne_bh_expected_exponent": _expected_exponent(
-            _sizes(exponents.loc[barnes_hut, "sizes"]), lambda n: n * np.log(n)
+            np.array(bench_sizes(exponents.loc[barnes_hut, "sizes"])), lambda n: n * np.log(n)
         ),
     }
 
@@ -281,7 +278,8 @@ def _prediction_findings(predicted, metrics, m, p, run):
             "The autoencoder at AwA2's size",
             f"The autoencoder's 200 epochs would take {ae.min():.0f}–{ae.max():.0f} min per code "
             f"size, about {_hours(ae.sum() * 60):.0f} h for Table XIII's {len(ae)} (scaled from "
-            f"this run's {p.ae_epochs}-epoch fits on {m['ae_points']:,.0f} points).",
+            f"this run's {m['ae_epochs']:.0f}-epoch fits on {m['ae_points']:,.0f} points, "
+            f"on {'a GPU' if m['ae_gpu'] else 'the CPU'}).",
             "predicted wall time (min) of 200 epochs at 37,322 x 2,048 on 2 cores, median "
             "over the code sizes",
             np.median(ae),
@@ -342,7 +340,7 @@ def _opentsne_findings(bench, exponents):
     if pair.empty or compared.empty or AWA2_N not in pair.index:
         return []
     largest, at = pair.loc[AWA2_N], compared.iloc[-1]
-    barnes_hut = _predict(exponents, "TSNE(barnes_hut)", AWA2_N)[0]
+    barnes_hut = predict_at(exponents, "TSNE(barnes_hut)", AWA2_N)[0]
     statement = (
         f"openTSNE (FFT) embeds all {AWA2_N:,} points in {largest['ours_s']:.0f} s and "
         f"{largest['ours_MiB'] / 1024:.1f} GiB, where scikit-learn's Barnes-Hut is predicted "

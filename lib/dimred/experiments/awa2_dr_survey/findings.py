@@ -188,7 +188,7 @@ def autoencoder_findings(frame, loss, published, p, solver, run):
             "ae_convergence",
             "The autoencoder's training",
             f"The autoencoder follows the authors' code (`solver='{solver}'`; the text says SGD) "
-            f"with {p.ae_epochs} epochs instead of 200 on the CPU. Its training loss still changes "
+            f"with {_schedule(*p.ae_schedule())}. Its training loss still changes "
             f"by {change.min():.1%}–{change.max():.1%} over the last {window} epochs.",
             f"relative change of the epoch-mean training MSE over the last {window} epochs, "
             "largest over the code sizes",
@@ -288,3 +288,10 @@ def _run_data_finding(cells, run):
         int(statuses.get("not_reproducible", 0)),
         data=run.data_label,
     )
+
+
+def _schedule(device, epochs):
+    """The autoencoder's epochs and device (:meth:`~.protocol.Params.ae_schedule`)."""
+    if device.startswith("cuda"):
+        return f"{epochs} epochs on a GPU"
+    return f"{epochs} epochs instead of 200 on the CPU"

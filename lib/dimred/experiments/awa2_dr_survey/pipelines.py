@@ -10,7 +10,9 @@ the paper leaves open, as made here:
 * **SVC**: ``sklearn.svm.SVC`` (libsvm trains one-vs-one; the paper's "one-vs-rest"
   is only the default shape of ``decision_function``), ``C = 1``,
   ``gamma = "scale"``, features not rescaled (the authors' code does not scale,
-  and Table X's collapse of LLE with a linear SVC depends on it).
+  and Table X's collapse of LLE with a linear SVC depends on it). A linear SVC
+  predicts through :func:`~dimred.utils.svm.ovo_predict`: libsvm's predictions, row
+  for row, from one matrix product (``make bench``: ``bench_svc.py``).
 * **Inductive methods** (variance selection, PCA, kernel PCA, LDA, FA) are fitted
   on the training part and map the test part with ``transform``.
 * **Transductive methods** (t-SNE, LLE, MDS, the autoencoder) are fitted on all
@@ -37,6 +39,8 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import KernelCenterer
 from sklearn.svm import SVC
+
+from ...utils.svm import ovo_predict
 
 __all__ = [
     "KERNELS",
@@ -108,8 +112,8 @@ def svc_accuracy(Z_train, y_train, Z_test, y_test, kernel="linear", C=SVC_C, max
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(Z_train, y_train)
-    test = 100.0 * np.mean(model.predict(Z_test) == y_test)
-    train = 100.0 * np.mean(model.predict(Z_train) == y_train)
+    test = 100.0 * np.mean(ovo_predict(model, Z_test) == y_test)
+    train = 100.0 * np.mean(ovo_predict(model, Z_train) == y_train)
     return float(test), float(train)
 
 

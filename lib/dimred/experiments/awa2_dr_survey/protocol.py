@@ -32,6 +32,7 @@ Fashion-MNIST stand-in (:mod:`.data`), labelled as such. Open choices:
 from dataclasses import dataclass
 
 from ...datasets import AWA2_SHAPE
+from ...neural.autoencoder import resolve_device
 from .costs import cost
 from .data import STANDIN_CLASSES, STANDIN_FEATURES, TEST_SIZE, load_run_data
 from .embedding_steps import (
@@ -123,9 +124,15 @@ class Params:
     tsne_max_iter : int
         t-SNE iterations (0.22's default: 1000).
     ae_epochs : int
-        Autoencoder epochs: 50 on the CPU (the paper: 200 on a GPU; the full schedule
+        Autoencoder epochs on the CPU: 50 (the paper: 200 on a GPU; the full schedule
         at AwA2's size takes about 40 min per code size on 2 cores, section 11 of
         the notebook), with the same learning rates from 1e-3 to 1e-4.
+    ae_gpu_epochs : int
+        Autoencoder epochs on a GPU: the paper's 200.
+    ae_device : str
+        Where the autoencoder trains (:func:`~dimred.neural.autoencoder.resolve_device`:
+        ``"auto"`` takes CUDA when there is one); :meth:`ae_schedule` says which
+        device and epochs a run used.
     ae_hidden : tuple of int
         Autoencoder hidden layers (the paper: 1024, 512, 512).
     metric_n : int
@@ -149,11 +156,19 @@ class Params:
     lle_n: int | None = 5000
     tsne_max_iter: int = 1000
     ae_epochs: int = 50
+    ae_gpu_epochs: int = 200
+    ae_device: str = "auto"
     ae_hidden: tuple = (1024, 512, 512)
     metric_n: int = 5000
     leak_n: int = LEAK_N
     leak_draws: int = 10
     leak_ratios: tuple = leak_ratios(LEAK_N)
+
+    def ae_schedule(self):
+        """``(device, epochs)`` of the autoencoder on this machine: a GPU's schedule
+        (``ae_gpu_epochs``) when one is used, else the CPU's (``ae_epochs``)."""
+        device = resolve_device(self.ae_device)
+        return device, self.ae_gpu_epochs if device.startswith("cuda") else self.ae_epochs
 
 
 def params(quick=False, *, seed=0, n_jobs=2):
@@ -170,6 +185,7 @@ def params(quick=False, *, seed=0, n_jobs=2):
             lle_n=None,
             tsne_max_iter=250,
             ae_epochs=3,
+            ae_gpu_epochs=3,
             ae_hidden=(64, 32, 32),
             metric_n=400,
             leak_n=400,

@@ -229,6 +229,7 @@ def _text_row(key, row, context):
         status = "match" if abs(ours - target) <= EXPONENT_TOLERANCE else "deviates"
         return make(ours, status, SYNTHETIC_LABEL, note)
     if kind == "context":
-        return make("", "not_reproducible", "published", value)
+        reason = value(p, run) if callable(value) else value
+        return make("", "not_reproducible", "published", reason)
     status, label = context["decided"][value]
     return make("", status, label, f"status of {kind} {value}")

@@ -20,7 +20,8 @@
     is within :data:`EXPONENT_TOLERANCE` of ``expected``, the exponent the stated
     complexity has over the sizes measured (fitted the same way);
 ``("context", reason)``
-    history, hardware or documentation, which no computation reproduces.
+    history, hardware or documentation, which no computation reproduces (``reason``
+    may be ``f(p, run)``, e.g. the device this run trained on).
 """
 
 import numpy as np
@@ -127,11 +128,18 @@ TEXT = {
     "ae_batch_size": ("setting", lambda p, run: str(_AE.batch_size)),
     "ae_lr_start": ("setting", lambda p, run: f"{_AE.learning_rate_init:g}"),
     "ae_lr_end": ("setting", lambda p, run: f"{_AE.learning_rate_end:g}"),
-    "ae_epochs": ("setting", lambda p, run: str(p.ae_epochs)),
-    "ae_gpu": ("context", "hardware: this compendium trains on the CPU"),
+    "ae_epochs": ("setting", lambda p, run: str(p.ae_schedule()[1])),
+    "ae_gpu": ("context", lambda p, run: _hardware(p.ae_schedule()[0])),
     "ae_optimal_dims": ("claim", "ae_optimal_128_256"),
     "ae_loss_min_dims": ("claim", "ae_fig11_loss_min_128_256"),
     "ae_loss_higher_dim": ("claim", "ae_high_dim_harder"),
     "summary_n_dims_lda_slow": ("claim", "lda_grows_slower_after30"),
     "summary_n_dims_pca_slow": ("claim", "kpca_monotone_saturating"),
 }
+
+
+def _hardware(device):
+    """The context of the paper's GPU: where this run trained the autoencoder."""
+    if device.startswith("cuda"):
+        return f"hardware: this run trained the autoencoder on a GPU ({device})"
+    return "hardware: this compendium trains on the CPU"

@@ -15,12 +15,27 @@ import pandas as pd
 from .data import TEST_SIZE
 from .pipelines import KERNELS
 
-__all__ = ["svc_fits"]
+__all__ = ["bench_sizes", "n_train_of", "predict_at", "svc_fits"]
 
 
-def _n_train(n):
+def n_train_of(n):
     """Training points of a stratified 60/40 split of ``n`` points."""
     return n - math.ceil(TEST_SIZE * n)
+
+
+def bench_sizes(sizes):
+    """The ``n`` of ``make bench``'s ``sizes`` column (``"2,000/5,000"``)."""
+    return [float(n.replace(",", "")) for n in str(sizes).split("/")]
+
+
+def predict_at(exponents, method, n, scale=1.0):
+    """Seconds and MiB of one fit of ``method`` at ``n`` points, from ``make bench``'s
+    largest measurement and fitted exponents (``cost ~ n^b``); ``scale`` multiplies the
+    time (e.g. several starts)."""
+    row = exponents.loc[method]
+    factor = n / bench_sizes(row["sizes"])[-1]
+    seconds = scale * row["largest_n_s"] * factor ** row["time_exponent"]
+    return seconds, row["largest_n_MiB"] * factor ** row["memory_exponent"]
 
 
 def _kernel_pca_components(kernel, largest, n_train, n_features):
@@ -49,9 +64,9 @@ def svc_fits(published, p, n_samples, n_features, n_classes):
         One row per fit: ``table``, ``n_features`` (the SVC's input), ``n_train`` and
         ``kernel``.
     """
-    n_train = _n_train(n_samples)
+    n_train = n_train_of(n_samples)
     sub = {
-        size: _n_train(min(size or n_samples, n_samples))
+        size: n_train_of(min(size or n_samples, n_samples))
         for size in (p.exact_n, p.smacof_n, p.lle_n)
     }
     fits = [("table1", n_features, n_train, "linear")] * len(published["table1"])

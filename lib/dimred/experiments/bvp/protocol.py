@@ -40,7 +40,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from scipy.linalg import subspace_angles
 from sklearn.preprocessing import StandardScaler
 from tqdm import tqdm
@@ -394,7 +393,8 @@ def evaluate(X, y, methods=METHODS, seed=0, perplexity=30.0, n_jobs=None, precom
     """
     precomputed = precomputed or {}
     todo = [m for m in methods if m not in precomputed]
-    results = Parallel(n_jobs=n_jobs)(delayed(embed)(m, X, y, seed, perplexity) for m in todo)
+    tasks = [(m, X, y, seed, perplexity) for m in todo]
+    results = run_tasks(embed, tasks, "embeddings", n_jobs, progress=False)
     computed = {**precomputed, **dict(zip(todo, results, strict=True))}
     embeddings = {m: computed[m] for m in methods}
     table = pd.DataFrame(

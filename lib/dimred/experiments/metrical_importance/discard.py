@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from sklearn.compose import make_column_transformer
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.metrics import f1_score
@@ -23,7 +22,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 from sklearn.svm import SVC
-from tqdm import tqdm
+
+from ...utils.parallel import run_tasks
 
 __all__ = ["CLASSIFIERS", "DiscardCurves", "discard_curves", "reverse_name", "with_reverses"]
 
@@ -234,15 +234,9 @@ def discard_curves(
         for name in classifiers
     }
     tasks = [(kept, name) for kept in subsets for name in classifiers]
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_run_block)(split, kept, name, seeds[name]) for kept, name in tasks
-    )
+    blocks = [(split, kept, name, seeds[name]) for kept, name in tasks]
     scores = dict(
-        zip(
-            tasks,
-            tqdm(results, total=len(tasks), disable=not progress, desc="discard"),
-            strict=True,
-        )
+        zip(tasks, run_tasks(_run_block, blocks, "discard", n_jobs, progress), strict=True)
     )
     rows = [
         {

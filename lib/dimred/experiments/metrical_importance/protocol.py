@@ -31,14 +31,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from scipy.stats import kendalltau
-from tqdm import tqdm
 
 from ... import datasets
 from ...compendium.published import source
 from ...compendium.reporting import MIN_DRAWS, Artefacts, reproduction_row
 from ...importance import MetricalImportance, forest_importances
+from ...utils.parallel import run_tasks
 from . import findings, plots
 from .discard import CLASSIFIERS, discard_curves, reverse_name, with_reverses
 
@@ -373,10 +372,13 @@ def order_agreement(published, ours_by_seed):
 
 def importances_over_seeds(data, seeds, n_jobs=None, progress=True, **params):
     """:func:`importances` for several seeds, in parallel through joblib."""
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(importances)(data, seed=seed, **params) for seed in seeds
-    )
-    return list(tqdm(results, total=len(seeds), disable=not progress, desc=data.name))
+    tasks = [(data, seed, params) for seed in seeds]
+    return run_tasks(_importances_of, tasks, data.name, n_jobs, progress)
+
+
+def _importances_of(data, seed, params):
+    """:func:`importances` of one seed (a task of :func:`importances_over_seeds`)."""
+    return importances(data, seed=seed, **params)
 
 
 def curves(data, orders_table, n_rf_runs=100, seed=0, n_jobs=None, classifiers=CLASSIFIERS):

@@ -12,12 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from scipy.sparse.csgraph import connected_components
 from scipy.stats import spearmanr
 from sklearn.model_selection import GridSearchCV, KFold
 from skordinal.classifiers import KDLOR
-from tqdm import tqdm
 
 from ... import datasets
 from ...compendium.published import source
@@ -25,6 +23,7 @@ from ...compendium.reporting import Artefacts, compare_with_error, reproduction_
 from ...ordinal import ORML, MultilinearORML, MultilinearRankProjection, RankProjection
 from ...ordinal.baselines import ConstantRank
 from ...utils.graphs import laplacian
+from ...utils.parallel import run_tasks
 from . import plots
 from .draws import row_order_check, umist_splits
 from .findings import MOVIELENS, UMIST, USPS, orml_findings
@@ -268,11 +267,8 @@ def run_movielens(movielens, users, methods=MOVIELENS_METHODS, seed=0, n_jobs=1,
     results : DataFrame (user, method, mae, params)
     searches : DataFrame (user, method, param, value, mae)
     """
-    jobs = (
-        delayed(_movielens_user)(movielens, user, methods, seed, search_options) for user in users
-    )
-    outputs = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
-    outputs = list(tqdm(outputs, total=len(users), desc="MovieLens users"))
+    tasks = [(movielens, user, methods, seed, search_options) for user in users]
+    outputs = run_tasks(_movielens_user, tasks, "MovieLens users", n_jobs)
     results = pd.DataFrame([row for rows, _ in outputs for row in rows])
     searches = pd.concat([s for _, found in outputs for s in found], ignore_index=True)
     return results, searches
@@ -319,7 +315,7 @@ def tune_usps(usps, methods, sizes, seed=0, n_jobs=1, **search_options):
         X, y = usps.data[train], usps.target[train]
         return tune(name, X, y, usps.image_shape, seed, **search_options)
 
-    outputs = Parallel(n_jobs=n_jobs)(delayed(one)(name, p) for name, p in tasks)
+    outputs = run_tasks(one, tasks, "USPS searches", n_jobs, progress=False)
     params = {task: best for task, (best, _) in zip(tasks, outputs, strict=True)}
     searches = [
         search.assign(method=name, per_class=p)
@@ -337,14 +333,11 @@ def run_usps(usps, methods, sizes, repetitions, params=None, seed=0, n_jobs=1):
     """
     params = params or {}
     tasks = [(name, p, r) for p in sizes for r in range(repetitions) for name in methods]
-    jobs = (
-        delayed(_usps_task)(
-            usps.data, usps.target, usps.image_shape, name, p, r, params.get((name, p)), seed
-        )
+    jobs = [
+        (usps.data, usps.target, usps.image_shape, name, p, r, params.get((name, p)), seed)
         for name, p, r in tasks
-    )
-    outputs = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
-    return pd.DataFrame(list(tqdm(outputs, total=len(tasks), desc="USPS fits")))
+    ]
+    return pd.DataFrame(run_tasks(_usps_task, jobs, "USPS fits", n_jobs))
 
 
 def summarise(results, by):

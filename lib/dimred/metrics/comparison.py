@@ -1,0 +1,146 @@
+"""Comparing several methods over several datasets: average ranks, the Friedman test and
+the Nemenyi critical difference (Demšar 2006).
+
+Demšar, J. (2006), "Statistical comparisons of classifiers over multiple data sets",
+JMLR 7, 1-30. With ``k`` methods scored on ``N`` datasets, each dataset ranks the
+methods (1 = best, ties sharing the mean of their ranks) and ``R_j`` is method ``j``'s
+average rank. Under the null hypothesis that all methods are equivalent, Friedman's
+statistic (Sect. 3.2.2)
+
+.. math:: \\chi^2_F = \\frac{12 N}{k (k + 1)} \\Big[ \\sum_j R_j^2 - \\frac{k (k + 1)^2}{4} \\Big]
+
+is ``chi^2`` with ``k - 1`` degrees of freedom, and Iman and Davenport's
+``F_F = (N - 1) chi^2_F / (N (k - 1) - chi^2_F)`` is ``F`` with ``k - 1`` and
+``(k - 1)(N - 1)`` degrees of freedom (the less conservative one, which Demšar
+recommends). When it is rejected, two methods differ significantly (Nemenyi) when
+their average ranks differ by at least the critical difference
+
+.. math:: CD = q_\\alpha \\sqrt{\\frac{k (k + 1)}{6 N}},
+
+``q_alpha`` the studentized range statistic of ``k`` groups and infinite degrees of
+freedom divided by ``sqrt(2)`` (Demšar's Table 5a).
+"""
+
+import numpy as np
+from scipy.stats import chi2, f, rankdata, studentized_range
+
+__all__ = ["FriedmanResult", "average_ranks", "friedman_test", "nemenyi_cd", "nemenyi_groups"]
+
+
+def average_ranks(scores, higher_is_better=False):
+    """Rank the methods on every dataset and average the ranks.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_methods)
+        One score per dataset and method (e.g. the mean MAE over partitions).
+    higher_is_better : bool, default=False
+        False for errors (MAE, MZE), True for accuracies or correlations.
+
+    Returns
+    -------
+    ranks : ndarray of shape (n_datasets, n_methods)
+        1 = best on that dataset; tied methods share the mean of their ranks.
+    mean_ranks : ndarray of shape (n_methods,)
+    """
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim != 2 or min(scores.shape) < 2 or not np.isfinite(scores).all():
+        raise ValueError(
+            "scores must be a finite (n_datasets, n_methods) array with at least two "
+            f"datasets and two methods; got shape {scores.shape}."
+        )
+    ranks = rankdata(-scores if higher_is_better else scores, axis=1)
+    return ranks, ranks.mean(axis=0)
+
+
+class FriedmanResult:
+    """Friedman's test of :func:`friedman_test`.
+
+    Attributes
+    ----------
+    mean_ranks : ndarray of shape (n_methods,)
+    chi2 : float
+        Friedman's statistic ``chi^2_F``.
+    chi2_pvalue : float
+    f : float
+        Iman and Davenport's ``F_F``.
+    f_pvalue : float
+    n_datasets, n_methods : int
+    """
+
+    def __init__(self, mean_ranks, n_datasets):
+        k, n = len(mean_ranks), n_datasets
+        self.mean_ranks, self.n_datasets, self.n_methods = mean_ranks, n, k
+        self.chi2 = 12 * n / (k * (k + 1)) * (np.sum(mean_ranks**2) - k * (k + 1) ** 2 / 4)
+        self.chi2_pvalue = float(chi2.sf(self.chi2, k - 1))
+        denominator = n * (k - 1) - self.chi2
+        self.f = (n - 1) * self.chi2 / denominator if denominator > 0 else np.inf
+        self.f_pvalue = float(f.sf(self.f, k - 1, (k - 1) * (n - 1)))
+
+    def __repr__(self):
+        return (
+            f"FriedmanResult(chi2={self.chi2:.3f}, chi2_pvalue={self.chi2_pvalue:.3g}, "
+            f"f={self.f:.3f}, f_pvalue={self.f_pvalue:.3g})"
+        )
+
+
+def friedman_test(scores, higher_is_better=False):
+    """Friedman's test that all methods perform alike (Demšar 2006, Sect. 3.2.2).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_methods)
+    higher_is_better : bool, default=False
+
+    Returns
+    -------
+    FriedmanResult
+    """
+    ranks, mean_ranks = average_ranks(scores, higher_is_better)
+    return FriedmanResult(mean_ranks, ranks.shape[0])
+
+
+def nemenyi_cd(n_methods, n_datasets, alpha=0.05):
+    """The Nemenyi critical difference of average ranks (Demšar 2006, Sect. 3.2.2).
+
+    Parameters
+    ----------
+    n_methods, n_datasets : int
+    alpha : float, default=0.05
+
+    Returns
+    -------
+    float
+        ``q_alpha sqrt(k (k + 1) / (6 N))``.
+    """
+    if n_methods < 2 or n_datasets < 1:
+        raise ValueError("the critical difference needs at least two methods and one dataset.")
+    q_alpha = studentized_range.ppf(1 - alpha, n_methods, np.inf) / np.sqrt(2)
+    return float(q_alpha * np.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets)))
+
+
+def nemenyi_groups(mean_ranks, cd):
+    """The maximal groups of methods whose average ranks lie within ``cd`` of each other
+    (the bars of a critical-difference diagram).
+
+    Parameters
+    ----------
+    mean_ranks : array-like of shape (n_methods,)
+    cd : float
+
+    Returns
+    -------
+    list of tuple of int
+        Method indices of each group of two or more, in increasing order of ranks; a
+        group contained in another is left out.
+    """
+    order = np.argsort(mean_ranks, kind="stable")
+    ranks = np.asarray(mean_ranks, dtype=float)[order]
+    groups = []
+    for start in range(len(ranks)):
+        stop = start
+        while stop + 1 < len(ranks) and ranks[stop + 1] - ranks[start] < cd:
+            stop += 1
+        if stop > start and not (groups and stop <= groups[-1][1]):
+            groups.append((start, stop))
+    return [tuple(int(i) for i in order[a : b + 1]) for a, b in groups]

@@ -1,0 +1,78 @@
+"""The cost ledger: each step's wall time, CPU time (workers included) and peak memory."""
+
+import time
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from dimred.compendium.ledger import CostLedger, machine, summarise
+from dimred.compendium.reporting import Artefacts, Report, cost_summary, render_costs
+
+
+def _busy(seconds):
+    """Keep one core busy for ``seconds`` of CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return seconds
+
+
+def _table(name):
+    return Artefacts({name: pd.DataFrame({"x": [1]})}, data="synthetic")
+
+
+def test_steps_measure_wall_cpu_and_memory(tmp_path):
+    report = Report(tmp_path, display=False)
+    report.show(Artefacts())
+    time.sleep(0.4)  # wall without CPU
+    report.show(_table("sleeping"))
+    _busy(0.4)
+    report.show(_table("busy"))
+    block = np.ones(300 * 2**20 // 8)  # 300 MiB resident, freed within the step
+    del block
+    report.show(_table("allocating"))
+    report.show(Artefacts())
+    report.write()
+    cost = pd.read_csv(tmp_path / "cost.csv").set_index("step")
+    assert list(cost.index) == ["setup", "sleeping", "busy", "allocating", "step 5"]
+    assert cost.loc["sleeping", "wall_s"] >= 0.4 and cost.loc["sleeping", "cpu_s"] < 0.2
+    assert cost.loc["busy", "cpu_s"] >= 0.35
+    if cost.loc["allocating", "peak_reset"]:  # Linux: each step's own peak
+        assert cost.loc["allocating", "peak_mib"] >= cost.loc["busy", "peak_mib"] + 250
+        assert cost.loc["step 5", "peak_mib"] < cost.loc["allocating", "peak_mib"] - 250
+    assert set(cost["data"]) == {"mixed (every data set of the run)"}
+    assert cost["cores"].iloc[0] >= 1 and "BLAS" in cost["machine"].iloc[0]
+
+
+def test_cpu_of_worker_processes_is_counted():
+    ledger = CostLedger()
+    ledger.close_step("before")
+    done = Parallel(n_jobs=2, backend="loky")(delayed(_busy)(0.5) for _ in range(2))
+    ledger.close_step("workers")
+    assert sum(done) == 1.0
+    row = ledger.rows[-1]
+    assert row["cpu_s"] >= 0.9  # both workers' CPU, not only the kernel's waiting
+    assert row["processes"] >= 1
+
+
+def test_totals_follow_the_rows(tmp_path):
+    text, cores = machine()
+    for paper, walls in {"a": [60.0, 120.0], "b": [30.0]}.items():
+        frame = pd.DataFrame(
+            {"step": [f"s{i}" for i in range(len(walls))], "wall_s": walls}
+        ).assign(cpu_s=lambda f: 2 * f["wall_s"], peak_mib=[512.0] * len(walls))
+        (tmp_path / paper).mkdir()
+        frame.assign(machine=text, cores=cores).to_csv(tmp_path / paper / "cost.csv")
+    summary = cost_summary(tmp_path)
+    assert summary.loc["a", "wall_s"] == 180.0 and summary.loc["b", "cpu_s"] == 60.0
+    assert summarise(pd.read_csv(tmp_path / "a" / "cost.csv"))["steps"] == 2
+    rendered = render_costs(summary)
+    total = rendered.split("| all papers")[1].split("|")
+    assert float(total[1]) == 3.5 and float(total[2]) == 7.0  # minutes, summed
+    assert text in rendered
+    assert "sum to 4 min of wall time, within the target of 90 min" in rendered
+
+
+def test_no_ledger_says_so(tmp_path):
+    assert "No run" in render_costs(cost_summary(tmp_path))
