@@ -1,5 +1,6 @@
 """The cost ledger: each step's wall time, CPU time (workers included) and peak memory."""
 
+import json
 import time
 
 import numpy as np
@@ -56,22 +57,40 @@ def test_cpu_of_worker_processes_is_counted():
     assert row["processes"] >= 1
 
 
-def test_totals_follow_the_rows(tmp_path):
+def _ledgers(folder, parameters):
+    """Two papers' ledgers and published notebooks (their papermill parameters)."""
     text, cores = machine()
     for paper, walls in {"a": [60.0, 120.0], "b": [30.0]}.items():
         frame = pd.DataFrame(
             {"step": [f"s{i}" for i in range(len(walls))], "wall_s": walls}
         ).assign(cpu_s=lambda f: 2 * f["wall_s"], peak_mib=[512.0] * len(walls))
-        (tmp_path / paper).mkdir()
-        frame.assign(machine=text, cores=cores).to_csv(tmp_path / paper / "cost.csv")
+        (folder / paper).mkdir(exist_ok=True)
+        frame.assign(machine=text, cores=cores).to_csv(folder / paper / "cost.csv")
+        given = {"quick": False, "output_dir": f"../figures/{paper}", **parameters.get(paper, {})}
+        notebook = {"metadata": {"papermill": {"parameters": given}}, "cells": []}
+        (folder / paper / f"{paper}.ipynb").write_text(json.dumps(notebook))
+    return text
+
+
+def test_totals_follow_the_rows(tmp_path):
+    text = _ledgers(tmp_path, {})
     summary = cost_summary(tmp_path)
     assert summary.loc["a", "wall_s"] == 180.0 and summary.loc["b", "cpu_s"] == 60.0
     assert summarise(pd.read_csv(tmp_path / "a" / "cost.csv"))["steps"] == 2
-    rendered = render_costs(summary)
+    rendered = render_costs(summary, ["a", "b"])
     total = rendered.split("| all papers")[1].split("|")
     assert float(total[1]) == 3.5 and float(total[2]) == 7.0  # minutes, summed
     assert text in rendered
-    assert "sum to 4 min of wall time, within the target of 90 min" in rendered
+    assert "at the papers' settings took 4 min of wall time, within the target of 90" in rendered
+
+
+def test_an_incomplete_or_changed_run_decides_no_target(tmp_path):
+    _ledgers(tmp_path, {"b": {"n_rf_runs": 10}})
+    summary = cost_summary(tmp_path)
+    assert summary.loc["b", "parameters"] == "n_rf_runs=10" and summary.loc["a", "parameters"] == ""
+    rendered = render_costs(summary, ["a", "b", "c"])
+    assert "no ledger for c" in rendered and "b (n_rf_runs=10)" in rendered
+    assert "not decided by them" in rendered and "within the target" not in rendered
 
 
 def test_no_ledger_says_so(tmp_path):

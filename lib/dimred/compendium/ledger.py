@@ -20,9 +20,11 @@ The machine (cores, CPU, memory, BLAS and its core type, Python) is recorded in 
 row, so that a ledger read elsewhere says where it came from.
 """
 
+import json
 import os
 import platform
 import time
+from pathlib import Path
 
 import pandas as pd
 import psutil
@@ -30,7 +32,7 @@ from threadpoolctl import threadpool_info
 
 from ..utils.cost import _reset_peak, high_water_mark
 
-__all__ = ["CostLedger", "machine", "summarise"]
+__all__ = ["CostLedger", "machine", "run_parameters", "summarise"]
 
 #: Columns of ``cost.csv`` (then ``machine``, ``cores`` and ``data``).
 COLUMNS = ("step", "wall_s", "cpu_s", "peak_mib", "processes", "peak_reset")
@@ -42,9 +44,11 @@ def machine():
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     blas = [i for i in threadpool_info() if i.get("user_api") == "blas"]
     blas_text = ", ".join(
-        f"{i.get('internal_api')} {i.get('version')} ({i.get('architecture') or '-'}, "
-        f"{i.get('num_threads')} threads)"
-        for i in blas
+        sorted(
+            f"{i.get('internal_api')} {i.get('version')} ({i.get('architecture') or '-'}, "
+            f"{i.get('num_threads')} threads)"
+            for i in blas
+        )
     )
     memory = psutil.virtual_memory().total / 2**30
     text = (
@@ -129,6 +133,16 @@ class CostLedger:
                 continue
             total += times.user + times.system
         return total
+
+
+def run_parameters(notebook):
+    """The parameters a published notebook ran with beyond ``quick`` and ``output_dir``
+    (its papermill metadata), as ``"name=value"`` text; empty for the defaults."""
+    metadata = json.loads(Path(notebook).read_text(encoding="utf-8"))["metadata"]
+    given = metadata.get("papermill", {}).get("parameters", {})
+    quick = ["quick=True"] if given.get("quick") else []
+    others = [f"{k}={v}" for k, v in sorted(given.items()) if k not in ("quick", "output_dir")]
+    return ", ".join(quick + others)
 
 
 def summarise(frame):
