@@ -68,12 +68,8 @@ def test_registry_matches_the_data_sources(mirrored_data):
     # verified by their decompressed content).
     expected = {entry.name: entry.sha256 for entry in required if entry.sha256 is not None}
     sums = mirrored_data.mirror / "SHA256SUMS" if mirrored_data.mirror else None
-    if sums is not None and sums.is_file():  # the mirror lists exactly the registered files:
-        # in SHA256SUMS, or in a dataset's own HASHES.sha256 (SOURCES.md: orca-holdouts)
-        listed = _hash_list(sums.read_text(), "")
-        for manifest in sorted(mirrored_data.mirror.glob("*/HASHES.sha256")):
-            listed |= _hash_list(manifest.read_text(), f"{manifest.parent.name}/")
-        assert listed == expected
+    if sums is not None and sums.is_file():  # the mirror lists exactly the registered files
+        assert _hash_list(sums.read_text(), "") == expected
     # Every required file, from the mirror or its canonical URL, has the registered hash.
     paths = ds.fetch_all(progress=False)
     assert [path.relative_to(cache_dir()).as_posix() for path in paths] == [
@@ -99,8 +95,9 @@ def test_registry_metadata_and_sources():
         "umist-faces-32x32",
         "fashion-mnist",
         "awa2-resnet101",
+        "orca-holdouts",
     }
-    assert registry.optional_datasets() == ["awa2-resnet101"]
+    assert registry.optional_datasets() == ["awa2-resnet101", "orca-holdouts"]
     for name in registry:
         meta = registry[name]
         assert meta.title and meta.citation and meta.license and meta.homepage and meta.note
@@ -108,8 +105,10 @@ def test_registry_metadata_and_sources():
             assert (entry.url is None) != (entry.archive is None)
             assert (entry.url or entry.archive.url).startswith("https://")
     assert registry["movielens-100k"].redistributable is False
-    for name in registry:  # every dataset is read by some paper, and has a size to show
-        assert registry[name].papers and set(registry[name].papers) <= set(PAPERS), name
+    for name in registry:  # every dataset is read by some paper (or is optional, saying
+        # why), and has a size to show
+        assert registry[name].papers or registry[name].optional, name
+        assert set(registry[name].papers) <= set(PAPERS), name
         assert registry[name].size > 0
     assert registry.datasets_of("bvp") == ["orca-ordinal"]
     car = registry.file("orca-ordinal", "car/train_car.0")
@@ -136,7 +135,7 @@ def test_registry_rejects_malformed_entries():
 
 
 # Each loader of dimred.datasets, called with these arguments, fetches its dataset first.
-LOADER_ARGS = {"load_orca": ("car",)}
+LOADER_ARGS = {"load_orca": ("car",), "load_orca_holdouts": ("tae",)}
 
 
 class _Fetched(Exception):
@@ -483,6 +482,13 @@ def test_orca_holdouts(mirrored_data, name):
     assert len(rows) == 1  # the same patterns in every partition, split differently
     splits = {tuple(map(tuple, p.X_test.tolist())) for p in bunch.partitions}
     assert len(splits) > 1
+    manifest = mirrored_data.mirror and mirrored_data.mirror / "orca-holdouts" / "HASHES.sha256"
+    if manifest and manifest.is_file():  # the registered hashes are the mirror's own list
+        registered = {e.path: e.sha256 for e in ds.load_registry()["orca-holdouts"].files}
+        listed = _hash_list(manifest.read_text(), "")
+        assert {k: v for k, v in listed.items() if k.startswith(f"{name}/")} == {
+            k: v for k, v in registered.items() if k.startswith(f"{name}/")
+        }
     if name in ds.ORCA_DATASETS:
         first = ds.load_orca(name)
         np.testing.assert_array_equal(bunch.partitions[0].X_train, first.data[first.train_index])

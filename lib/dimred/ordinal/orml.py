@@ -24,7 +24,7 @@ from .criteria import (
     NPECriterion,
     ORMLCriterion,
 )
-from .thresholds import rank_thresholds, threshold_predict
+from .thresholds import rank_sign, rank_thresholds, threshold_predict
 
 __all__ = ["ORML", "MultilinearORML", "MultilinearRankProjection", "RankProjection"]
 
@@ -75,7 +75,7 @@ class _ThresholdRanker(ClassifierMixin, LinearProjection):
         X = X - self.mean_
         w = self._direction(X, self._criterion(X, codes))
         z = X @ w
-        if self._orient and z @ (codes - codes.mean()) < 0:
+        if self._orient and rank_sign(z, codes) < 0:
             w, z = -w, -z
         self.components_ = w[None, :]
         self.thresholds_ = rank_thresholds(z, codes)

@@ -30,7 +30,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..metrics.embedding import knn_vote
 from ..utils.labels import check_ranks
-from .thresholds import rank_thresholds, threshold_predict
+from .thresholds import rank_sign, rank_thresholds, threshold_predict
 
 __all__ = ["ProjectionRanker"]
 
@@ -105,7 +105,7 @@ class ProjectionRanker(MetaEstimatorMixin, ClassifierMixin, TransformerMixin, Ba
         Z = self._project(X)
         if self.rule == "threshold":
             z = Z[:, 0]
-            self.sign_ = -1.0 if z @ (codes - codes.mean()) < 0 else 1.0
+            self.sign_ = rank_sign(z, codes)
             self.thresholds_ = rank_thresholds(self.sign_ * z, codes)
         else:
             self.embedding_, self.codes_ = Z, codes
@@ -130,7 +130,16 @@ class ProjectionRanker(MetaEstimatorMixin, ClassifierMixin, TransformerMixin, Ba
         return self.classes_[knn_vote(self.embedding_, self.codes_, Z)]
 
     def transform(self, X):
-        """The projection of ``X`` (:attr:`projection_`'s ``transform``)."""
+        """The projection of ``X`` by the fitted ``projection_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self._project(X)

@@ -6,7 +6,13 @@ Shared by ORML, ORML/M and the 1-D baselines the ORML paper compares with
 
 import numpy as np
 
-__all__ = ["rank_thresholds", "threshold_predict"]
+__all__ = ["rank_sign", "rank_thresholds", "threshold_predict"]
+
+
+def rank_sign(z, codes):
+    """``-1.0`` when the projection ``z`` decreases with the rank codes (a negative
+    covariance), else ``1.0``: the orientation that makes it increase with the rank."""
+    return -1.0 if z @ (codes - codes.mean()) < 0 else 1.0
 
 
 def rank_thresholds(z, codes):
