@@ -54,7 +54,7 @@ def test_cpu_of_worker_processes_is_counted():
     assert sum(done) == 1.0
     row = ledger.rows[-1]
     assert row["cpu_s"] >= 0.9  # both workers' CPU, not only the kernel's waiting
-    assert row["processes"] >= 1
+    assert row["processes"] >= 3  # the kernel and its two loky workers at least
 
 
 def _ledgers(folder, parameters):
