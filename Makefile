@@ -35,7 +35,7 @@ PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
 # Every paper of the compendium: notebooks/<paper>.ipynb, data/published/<paper>/,
 # figures/<paper>/ and lib/dimred/experiments/<paper>/ (CONTRIBUTING.md: adding a paper).
-PAPERS := metrical_importance bvp orml relevance_learning awa2_dr_survey
+PAPERS := metrical_importance bvp orml relevance_learning awa2_dr_survey cross_paper
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
 DONE := $(foreach p,$(PAPERS),$(STAMPS)/$(p).done)
@@ -74,6 +74,7 @@ bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only
 orml: $(STAMPS)/orml.done ## Ordinal regression via manifold learning paper only
 relevance_learning: $(STAMPS)/relevance_learning.done ## Relevance learning for DR paper only
 awa2_dr_survey: $(STAMPS)/awa2_dr_survey.done ## AwA2 dimensionality-reduction survey only
+cross_paper: $(STAMPS)/cross_paper.done ## Cross-paper benchmark: ordinal league table, maps scored by R_NX, relevance against importance
 
 # The parameters a paper was last built with; rewritten only when they change.
 .PRECIOUS: $(STAMPS)/%.params

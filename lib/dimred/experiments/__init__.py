@@ -15,4 +15,11 @@ Every paper's package ``dimred.experiments.<paper>`` follows one contract
 """
 
 #: The papers of the compendium, in the order ``make figures`` builds them.
-PAPERS = ("metrical_importance", "bvp", "orml", "relevance_learning", "awa2_dr_survey")
+PAPERS = (
+    "metrical_importance",
+    "bvp",
+    "orml",
+    "relevance_learning",
+    "awa2_dr_survey",
+    "cross_paper",
+)
