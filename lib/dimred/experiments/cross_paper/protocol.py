@@ -143,19 +143,18 @@ def params(quick=False, *, seed=0, n_jobs=2):
     if quick:
         small = ("contact-lenses", "pasture", "squash-stored")
         return Params(
-            True,
-            seed,
-            n_jobs,
-            small,
-            3,
-            3,
-            (1e-2, 1.0, 1e2),
-            METHODS,
-            2,
-            small[:2],
-            10,
-            2,
-            ("heart",),
+            quick=True,
+            seed=seed,
+            n_jobs=n_jobs,
+            league_datasets=small,
+            n_partitions=3,
+            n_users=3,
+            c_grid=(1e-2, 1.0, 1e2),
+            map_draws=2,
+            map_real=small[:2],
+            per_class=10,
+            ae_epochs=2,
+            mixed=("heart",),
         )
     return Params(False, seed, n_jobs)
 
@@ -208,7 +207,7 @@ def league_artefacts(data, published, p):
     tables["league_vs_median"] = versus
     rows = [*_orml_claims(summary, published["claims"]), _kdlor_review_row()]
     findings = [
-        *_median_findings(scores, versus, p),
+        *_median_findings(scores, versus),
         _best_finding(tests["mae"]),
         _rule_finding(summary),
     ]
@@ -264,7 +263,7 @@ def _kdlor_review_row():
     )
 
 
-def _median_findings(scores, versus, p):
+def _median_findings(scores, versus):
     findings = []
     wide = scores.pivot_table(index=["dataset", "partition"], columns="method", values="mae")
     for dataset, row in versus.iterrows():
