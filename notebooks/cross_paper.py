@@ -84,8 +84,10 @@ report.show(protocol.league_artefacts(data, published, p));
 # ## 2. Every map scored by `R_NX(k)`
 #
 # One curve per map (mean over draws), the AUC in the legend; the table gives the AUC, trustworthiness and
-# continuity at `k = 10` with their spread over draws (t-SNE's seed; for USPS, AwA2 and the synthetic sets also a
-# new draw of the data).
+# continuity at `k = 10` with their spread over draws: for the synthetic sets, USPS and AwA2 each draw is new data
+# and a new seed. The real sets are mapped once, since every map of fixed data is deterministic (t-SNE included: it
+# starts from PCA). Where binarised features make PCA's eigenvalues repeat (car, contact-lenses), the basis of the
+# repeated eigenspace, and the maps that start from it, depend on rounding: `figures/DETERMINISM.md`.
 
 # %%
 scored = protocol.maps_of(data, p)
