@@ -122,9 +122,7 @@ class ProjectionRanker(MetaEstimatorMixin, ClassifierMixin, TransformerMixin, Ba
         -------
         ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        Z = self._project(X)
+        Z = self.transform(X)
         if self.rule == "threshold":
             return self.classes_[threshold_predict(self.sign_ * Z[:, 0], self.thresholds_)]
         return self.classes_[knn_vote(self.embedding_, self.codes_, Z)]

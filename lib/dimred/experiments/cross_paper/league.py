@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from sklearn.preprocessing import StandardScaler
 
-from ...metrics.comparison import friedman_test, nemenyi_cd, nemenyi_groups
+from ...metrics.comparison import FriedmanResult, average_ranks, nemenyi_cd, nemenyi_groups
 from ...metrics.ordinal import ordinal_scores
 from ...ordinal import ProjectionRanker
 from ...utils.parallel import run_tasks
@@ -45,6 +45,7 @@ __all__ = [
     "friedman_table",
     "league_summary",
     "make_ranker",
+    "median_gains",
     "score_partition",
     "score_partitions",
 ]
@@ -155,22 +156,39 @@ def friedman_table(summary, score="mae", alpha=0.05):
         Methods not significantly different (the bars of the diagram).
     """
     wide = summary.pivot(index="dataset", columns="method", values=f"{score}_mean")
-    higher = score == "tau_b"
-    test = friedman_test(wide.to_numpy(), higher_is_better=higher)
-    order = wide.rank(axis=1, ascending=not higher).T
-    order.insert(0, "mean_rank", test.mean_ranks)
+    ranks, mean_ranks = average_ranks(wide.to_numpy(), higher_is_better=score == "tau_b")
+    test = FriedmanResult(mean_ranks, len(wide))
+    order = pd.DataFrame(ranks.T, index=wide.columns, columns=wide.index)
+    order.insert(0, "mean_rank", mean_ranks)
     cd = nemenyi_cd(wide.shape[1], wide.shape[0], alpha)
     groups = [tuple(wide.columns[i] for i in g) for g in nemenyi_groups(test.mean_ranks, cd)]
     return order.sort_values("mean_rank", kind="stable"), test, cd, groups
 
 
+def median_gains(scores, baseline="median rank"):
+    """Per dataset, the non-trivial method of lowest mean MAE and its gain over
+    ``baseline`` on each partition (the baseline's MAE minus the method's).
+
+    Returns
+    -------
+    dict of str to (str, Series)
+        ``{dataset: (best, gain)}``; ties for best go to the first method in name order.
+    """
+    wide = scores.pivot_table(index=["dataset", "partition"], columns="method", values="mae")
+    candidates = [m for m in wide.columns if m not in orml.TRIVIAL_METHODS]
+    gains = {}
+    for dataset, table in wide.groupby(level="dataset"):
+        best = table[candidates].mean().idxmin()
+        gains[dataset] = (best, table[baseline] - table[best])
+    return gains
+
+
 def beats_median(scores, baseline="median rank"):
     """Per dataset, the method of lowest mean MAE against the median rank, partition by
-    partition.
+    partition (:func:`median_gains`).
 
-    ``gain`` is the baseline's MAE minus the method's on each partition; the method
-    beats the baseline beyond the partition-to-partition spread when the mean gain
-    exceeds the gains' standard deviation over partitions (one standard deviation
+    The method beats the baseline beyond the partition-to-partition spread when the mean
+    gain exceeds the gains' standard deviation over partitions (one standard deviation
     margin). Trivial methods are left out of "best".
 
     Returns
@@ -179,19 +197,16 @@ def beats_median(scores, baseline="median rank"):
         Index: dataset; ``best``, ``best_mae``, ``median_mae``, ``gain_mean``,
         ``gain_sd``, ``partitions``, ``beyond_spread``.
     """
-    wide = scores.pivot_table(index=["dataset", "partition"], columns="method", values="mae")
-    candidates = [m for m in wide.columns if m not in orml.TRIVIAL_METHODS]
+    means = scores.groupby(["dataset", "method"])["mae"].mean()
     rows = []
-    for dataset, table in wide.groupby(level="dataset"):
-        best = table[candidates].mean().idxmin()  # ties: the first method in name order
-        gain = table[baseline] - table[best]
+    for dataset, (best, gain) in median_gains(scores, baseline).items():
         sd = float(gain.std()) if len(gain) > 1 else 0.0
         rows.append(
             {
                 "dataset": dataset,
                 "best": best,
-                "best_mae": float(table[best].mean()),
-                "median_mae": float(table[baseline].mean()),
+                "best_mae": float(means[dataset, best]),
+                "median_mae": float(means[dataset, baseline]),
                 "gain_mean": float(gain.mean()),
                 "gain_sd": sd,
                 "partitions": len(gain),

@@ -23,6 +23,7 @@ no published number beside ours, and a ``not_reproducible`` row says so.
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ... import datasets
 from ...compendium.published import source
@@ -35,12 +36,20 @@ from ...compendium.reporting import (
     reproduction_row,
 )
 from ...datasets import ORCA_HOLDOUT_DATASETS
+from ...metrics.comparison import average_ranks
 from ..bvp import protocol as bvp
 from ..metrical_importance import protocol as metrical
 from ..orml.protocol import C_GRID
 from . import plots
 from .agreement import agreement_scores
-from .league import METHODS, beats_median, friedman_table, league_summary, score_partitions
+from .league import (
+    METHODS,
+    beats_median,
+    friedman_table,
+    league_summary,
+    median_gains,
+    score_partitions,
+)
 from .maps import map_draws, map_scores
 from .partitions import canonical, load_partitions
 
@@ -218,16 +227,16 @@ def _orml_claims(summary, claims):
     """The ORML paper's two claims of superiority, decided on the league."""
     wide = summary.pivot(index="dataset", columns="method", values="mae_mean")
     compared = wide[["ORML", *ORML_COMPARED]]
-    ranks = compared.rank(axis=1)
+    mean_ranks = pd.Series(average_ranks(compared.to_numpy())[1], compared.columns)
     wins = int((compared.idxmin(axis=1) == "ORML").sum())
-    better = ranks.mean().drop("ORML") > ranks.mean()["ORML"]
+    better = mean_ranks.drop("ORML") > mean_ranks["ORML"]
     rows = []
     for claim, holds, value in (
         (
             "orml_best_on_average",
             bool(better.all()),
-            f"ORML's average rank {ranks.mean()['ORML']:.2f}; "
-            + ", ".join(f"{m} {r:.2f}" for m, r in ranks.mean().drop("ORML").items()),
+            f"ORML's average rank {mean_ranks['ORML']:.2f}; "
+            + ", ".join(f"{m} {r:.2f}" for m, r in mean_ranks.drop("ORML").items()),
         ),
         (
             "orml_best_mostly",
@@ -265,9 +274,9 @@ def _kdlor_review_row():
 
 def _median_findings(scores, versus):
     findings = []
-    wide = scores.pivot_table(index=["dataset", "partition"], columns="method", values="mae")
+    gains_of = median_gains(scores)
     for dataset, row in versus.iterrows():
-        gains = (wide.loc[dataset, "median rank"] - wide.loc[dataset, row["best"]]).to_numpy()
+        gains = gains_of[dataset][1].to_numpy()
         verdict = "beyond" if row["beyond_spread"] else "not beyond"
         findings.append(
             finding_row(
