@@ -15,6 +15,7 @@ from dimred.metrics.coranking import (
     rescaled_quality,
     rnx_auc,
     rnx_curve,
+    trustworthiness_continuity,
 )
 
 
@@ -172,3 +173,26 @@ def test_rnx_refuses_neighbourhoods_without_a_baseline():
         rnx_curve(X, X, max_k=9)
     with pytest.raises(ValueError, match="n_samples - 2"):
         rescaled_quality(np.ones(9), 10)
+
+
+def test_trustworthiness_and_continuity_are_scikit_learns_without_ties():
+    from sklearn.manifold import trustworthiness
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(150, 6))
+    Y = X[:, :2] + 0.3 * rng.normal(size=(150, 2))
+    trust, continuity = trustworthiness_continuity(X, Y, 10)
+    assert trust == pytest.approx(trustworthiness(X, Y, n_neighbors=10), abs=1e-12)
+    assert continuity == pytest.approx(trustworthiness(Y, X, n_neighbors=10), abs=1e-12)
+    assert trustworthiness_continuity(X, X, 10) == (1.0, 1.0)
+
+
+def test_trustworthiness_of_tied_distances_ignores_rounding_noise():
+    # A grid map: its distances tie exactly; noise of 1e-15 must not re-rank them.
+    rng = np.random.default_rng(8)
+    Y = np.array([[i, j] for i in range(8) for j in range(8)], dtype=float)
+    X = np.column_stack([Y, rng.normal(size=(64, 2))])
+    noisy = Y * (1 + 1e-15 * rng.normal(size=Y.shape))
+    assert trustworthiness_continuity(X, noisy, 5) == trustworthiness_continuity(X, Y, 5)
+    with pytest.raises(ValueError, match="n_neighbors"):
+        trustworthiness_continuity(X, Y, 32)

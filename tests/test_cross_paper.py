@@ -135,13 +135,19 @@ def test_score_map_of_a_perfect_map_and_of_a_random_one():
     assert abs(random["rnx_auc"]) < 0.1 and random["trustworthiness"] < 0.7
 
 
-def test_t_sne_of_fixed_data_does_not_depend_on_its_seed():
-    """Why the real datasets are mapped once: t-SNE starts from PCA, so its seed is unused."""
+def test_fixed_data_draw_only_t_sne_again_and_t_sne_follows_its_seed():
     X, y = _ordinal(n_per_class=15)
     first = maps._bvp_embed("t-SNE", X, y, seed=0)
-    np.testing.assert_array_equal(first, maps._bvp_embed("t-SNE", X, y, seed=7))
+    np.testing.assert_array_equal(first, maps._bvp_embed("t-SNE", X, y, seed=0))
+    assert not np.allclose(first, maps._bvp_embed("t-SNE", X, y, seed=7))
+    # every other map of fixed data is a function of the data alone
+    for method in ("PCA", "MDS", "LSDA"):
+        np.testing.assert_array_equal(
+            maps._bvp_embed(method, X, y, seed=0), maps._bvp_embed(method, X, y, seed=7)
+        )
     assert maps.methods_of("car") == maps.bvp.METHODS
-    assert maps.methods_of("usps") == maps.USPS_METHODS
+    assert maps.methods_of("car", draw=3, fixed=True) == maps.STOCHASTIC == ("t-SNE",)
+    assert maps.methods_of("usps", draw=3) == maps.USPS_METHODS
 
 
 # ------------------------------------------------------------------------- agreement
@@ -167,7 +173,7 @@ def test_new_maps_reuse_deterministic_maps():
     given = {("s", 0, "PCA"): 1, ("s", 0, "t-SNE"): 2, ("o", 0, "PCA"): 4}
     assert agreement._new_maps("s", 1, given, True) == {}
     assert agreement._new_maps("s", 0, given, True) == {"PCA": 1, "t-SNE": 2}
-    assert agreement._new_maps("heart", 2, None, True) == ()
+    assert agreement._new_maps("heart", 2, None, True) == ("t-SNE",)
     assert agreement._new_maps("heart", 0, None, True) == agreement.MIXED_MAPS
     assert agreement._new_maps("bank", 2, None, False) == agreement.MIXED_MAPS
 

@@ -352,6 +352,12 @@ def test_threshold_predict_and_rank_thresholds_on_small_cases():
     b = np.array([0.0, 1.0, 2.0])
     z = np.array([-1.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0])
     np.testing.assert_array_equal(threshold_predict(z, b), [0, 1, 1, 2, 2, 2, 2])
+    # On a threshold up to rounding (b_2 = 1e-16 under one kernel, -1e-16 under another):
+    # on it, not below it, either way.
+    for noise in (1e-16, -1e-16, 0.0):
+        np.testing.assert_array_equal(
+            threshold_predict(np.array([0.0, -1e-9]), np.array([-1.0, noise, 2.0])), [2, 1]
+        )
     # Non-monotone thresholds: still the *first* r with z < b_r.
     np.testing.assert_array_equal(threshold_predict(np.array([0.5]), np.array([1.0, 0.0, 2])), [0])
     z = np.array([0.0, 2.0, 4.0, 10.0, 12.0, 20.0])

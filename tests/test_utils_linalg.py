@@ -7,6 +7,7 @@ from scipy.stats import ortho_group
 
 from dimred.utils.linalg import (
     generalized_eigh,
+    principal_axes,
     rayleigh_in_row_space,
     ridged,
     row_space,
@@ -127,3 +128,56 @@ def test_rayleigh_breaks_ties_by_the_variance_of_the_data():
     np.testing.assert_allclose(values, [1.0, 1.0])
     variance = np.sum((Z @ directions) ** 2, axis=0) / np.sum(directions**2, axis=0)
     np.testing.assert_allclose(variance, np.linalg.eigvalsh(Z.T @ Z)[::-1][:2], rtol=1e-8)
+
+
+def test_ridged_problem_solved_in_the_eigenbasis_of_b_is_lapacks():
+    rng = np.random.default_rng(3)
+    G, H = rng.normal(size=(6, 6)), rng.normal(size=(6, 9))
+    A, B = G @ G.T, H @ H.T
+    values, vectors = generalized_eigh(A, B, 3, ridge=1e-3)
+    expected, expected_vectors = eigh(A, ridged(B, 1e-3))
+    np.testing.assert_allclose(values, expected[::-1][:3], rtol=1e-10)
+    np.testing.assert_allclose(vectors, stable_signs(expected_vectors[:, ::-1][:, :3]), atol=1e-10)
+
+
+def test_ridged_null_directions_do_not_follow_rounding_noise():
+    """B singular: the leading quotients ``w^T A w / ridge`` are huge. Noise of 1e-17 in
+    B's null eigenvalues (one BLAS kernel against another) moves LAPACK's Cholesky-based
+    answer in the 7th digit; solved in B's eigenbasis it stays to about 1e-12."""
+    rng = np.random.default_rng(4)
+    H = rng.normal(size=(8, 5))
+    B = H @ H.T  # rank 5 of 8: a null space of dimension 3
+    G = rng.normal(size=(8, 8))
+    A = G @ G.T
+    values, vectors = generalized_eigh(A, B, 2, ridge=1e-8)
+    assert values[1] > 1e6  # both leading directions lie in B's null space
+    basis = orth(rng.normal(size=(8, 8)))
+    noisy = B + 1e-17 * np.abs(B).max() * (basis @ np.diag(rng.normal(size=8)) @ basis.T)
+    _, moved = generalized_eigh(A, noisy, 2, ridge=1e-8)
+    np.testing.assert_allclose(moved, vectors, rtol=1e-10, atol=1e-10 * np.abs(vectors).max())
+
+
+def test_a_repeated_eigenvalue_tied_by_every_criterion_follows_the_input_axes():
+    # lambda = 2 on span(q1, q2), B = C = I: neither criterion separates them; the basis
+    # follows e1 (its projection first), then e2.
+    q = ortho_group.rvs(4, random_state=5)
+    A = q @ np.diag([2.0, 2.0, 1.0, 0.5]) @ q.T
+    _, vectors = generalized_eigh(A, np.eye(4), 2, tie_break=np.eye(4))
+    projector = q[:, :2] @ q[:, :2].T
+    first = projector[:, 0] / np.linalg.norm(projector[:, 0])
+    np.testing.assert_allclose(np.abs(vectors[:, 0]), np.abs(first), atol=1e-10)
+    assert abs(vectors[0, 1]) < 1e-10  # the second is orthogonal to e1
+    np.testing.assert_allclose(vectors.T @ vectors, np.eye(2), atol=1e-12)
+
+
+def test_principal_axes_are_pca_and_a_seed_only_turns_a_repeated_variance():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(200, 4)) * [3.0, 2.0, 1.0, 0.5]
+    variances, axes = principal_axes(X, 2)
+    np.testing.assert_allclose(variances, np.linalg.eigvalsh(np.cov(X.T))[::-1][:2])
+    np.testing.assert_array_equal(principal_axes(X, 2, random_state=0)[1], axes)
+    tied = np.vstack([np.eye(3), -np.eye(3)])  # covariance a multiple of I
+    _, axes_seeded = principal_axes(tied, 3, random_state=0)
+    _, axes_other = principal_axes(tied, 3, random_state=1)
+    np.testing.assert_allclose(axes_seeded.T @ axes_seeded, np.eye(3), atol=1e-12)
+    assert not np.allclose(np.abs(axes_seeded), np.abs(axes_other))

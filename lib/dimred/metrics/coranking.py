@@ -62,6 +62,7 @@ __all__ = [
     "rescaled_quality",
     "rnx_auc",
     "rnx_curve",
+    "trustworthiness_continuity",
 ]
 
 
@@ -230,3 +231,52 @@ def rnx_curve(X, Y, max_k=None):
         raise ValueError(f"max_k={max_k!r} must be an integer in [1, n_samples - 2 = {n - 2}].")
     rnx = rescaled_quality(coranking_quality(X, Y, max_k), n)
     return rnx, rnx_auc(rnx)
+
+
+def trustworthiness_continuity(X, Y, n_neighbors=10):
+    """Venna & Kaski's trustworthiness and continuity of ``Y`` at ``k = n_neighbors``.
+
+    From the ranks of the co-ranking matrix (Lee & Verleysen 2009, Sect. 4.2):
+    with ``rho_ij`` the rank of ``x_j`` among the neighbours of ``x_i`` and ``r_ij``
+    that of ``y_j`` among those of ``y_i``,
+
+    .. math:: T(k) = 1 - \\frac{2}{N k (2N - 3k - 1)} \\sum_i
+              \\sum_{j: r_{ij} \\le k < \\rho_{ij}} (\\rho_{ij} - k),
+
+    the penalty of the map's false neighbours, and ``C(k)`` the same with the two
+    spaces swapped (its missed neighbours). The ranks follow this module's tie rule,
+    so a map with exactly tied distances (a symmetric design) is scored the same under
+    any BLAS kernel; scikit-learn's ``trustworthiness`` (the same formula) breaks
+    such ties by rounding noise. On data without ties the two agree
+    (``tests/test_coranking.py``).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    Y : array-like of shape (n_samples, n_components) or (n_samples,)
+    n_neighbors : int, default=10
+        ``k``, less than ``n_samples / 2``.
+
+    Returns
+    -------
+    trustworthiness, continuity : float
+        1 for a map that keeps every ``k``-neighbourhood.
+    """
+    X, Y = check_spaces(X, Y)
+    n = X.shape[0]
+    k = n_neighbors
+    if not isinstance(k, numbers.Integral) or not 1 <= k < n / 2:
+        raise ValueError(f"n_neighbors={k!r} must be an integer in [1, n_samples / 2).")
+    ranks_x, ranks_y = neighbour_ranks(X), neighbour_ranks(Y)
+    scale = 2.0 / (n * k * (2 * n - 3 * k - 1))
+    return (
+        1.0 - scale * _intruder_penalty(ranks_y, ranks_x, k),
+        1.0 - scale * _intruder_penalty(ranks_x, ranks_y, k),
+    )
+
+
+def _intruder_penalty(ranks_near, ranks_far, k):
+    """``sum (far rank - k)`` over the pairs within rank ``k`` by ``ranks_near`` and
+    beyond it by ``ranks_far``."""
+    near = (ranks_near >= 1) & (ranks_near <= k)
+    return float(np.maximum(ranks_far[near] - k, 0).sum())

@@ -6,7 +6,11 @@ Shared by ORML, ORML/M and the 1-D baselines the ORML paper compares with
 
 import numpy as np
 
-__all__ = ["rank_sign", "rank_thresholds", "threshold_predict"]
+__all__ = ["TIE_RTOL", "rank_sign", "rank_thresholds", "threshold_predict"]
+
+#: A projection within this fraction of the largest threshold magnitude of a
+#: threshold counts as on it (:func:`threshold_predict`).
+TIE_RTOL = 1e-10
 
 
 def rank_sign(z, codes):
@@ -47,6 +51,12 @@ def threshold_predict(z, thresholds):
     beyond every training point); such points get the top rank, the only
     choice that keeps the rule monotone in ``w^T x``.
 
+    Ties: a projection within :data:`TIE_RTOL` times ``max_r |b_r|`` of ``b_r``
+    counts as on it (``w^T x - b_r = 0``, not below), so that a test point that
+    lies on a threshold in exact arithmetic (on contact-lenses, a projection 0 and
+    ``b_2`` = -3e-16 under one BLAS kernel, -2e-16 under another) gets the same rank
+    under any kernel.
+
     Parameters
     ----------
     z : ndarray of shape (n_samples,)
@@ -58,5 +68,6 @@ def threshold_predict(z, thresholds):
     ndarray of shape (n_samples,) of int
         Rank indices ``0 .. k-1``.
     """
-    below = np.asarray(z)[:, None] - thresholds[None, :] < 0
+    tolerance = TIE_RTOL * np.abs(thresholds).max(initial=0.0)
+    below = np.asarray(z)[:, None] - thresholds[None, :] < -tolerance
     return np.where(below.any(axis=1), below.argmax(axis=1), thresholds.size - 1)

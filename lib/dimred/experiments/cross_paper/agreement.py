@@ -13,19 +13,20 @@ over the features, for every map, importance and seed.
 Data and maps:
 
 * the BVP paper's six real ORCA datasets (standardised) with the maps of item 2 (made
-  once: they are deterministic); every feature is numeric there
+  once, t-SNE at every seed); every feature is numeric there
   (nominal attributes come binarised);
 * the metrical-importance paper's three mixed datasets (Statlog Heart, Statlog
   Australian, Bank Marketing's ``bank.csv``, this one a stratified draw of 1,000 rows
-  per seed), mapped by PCA, SMACOF MDS and t-SNE (perplexity 30) of their encoding:
+  per seed), mapped by PCA, SMACOF MDS and t-SNE (perplexity 30;
+  :mod:`dimred.manifold.stable_maps`, as item 2) of their encoding:
   numeric features standardised, categorical ones one-hot; the relevance of a
   categorical feature is the sum of its indicator columns' ``lambda^2`` (its
   contribution to ``d_lambda^2`` when its level changes, up to the factor 2 every
   feature shares). The importances are those of the metrical paper's protocol
   (:func:`dimred.experiments.metrical_importance.protocol.importances`).
 
-The seed ``s`` seeds the forest and, for Bank, the draw and its t-SNE map; the
-metrical importance and the maps of fixed data do not depend on it.
+The seed ``s`` seeds the forest, the t-SNE maps and, for Bank, the draw; the metrical
+importance and the other maps of fixed data do not depend on it.
 """
 
 import warnings
@@ -33,15 +34,14 @@ import warnings
 import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
-from sklearn.decomposition import PCA
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.manifold import MDS
 from sklearn.model_selection import train_test_split
 
+from ...manifold.stable_maps import pca_map, smacof_map, tsne_map
 from ...relevance import NeRVRelevance
 from ...utils.parallel import run_tasks
 from ..metrical_importance import protocol as metrical
-from ..relevance_learning.toy import tsne_map
+from .maps import STOCHASTIC
 from .partitions import canonical_order
 
 __all__ = ["IMPORTANCES", "MIXED_MAPS", "agreement_case", "agreement_scores", "mixed_draw"]
@@ -89,8 +89,8 @@ def encode(data):
 def mixed_maps(X, seed, maps=MIXED_MAPS):
     """PCA, MDS (classical start) and t-SNE maps of an encoded mixed dataset."""
     makers = {
-        "PCA": lambda: PCA(2, random_state=seed).fit_transform(X),
-        "MDS": lambda: MDS(2, init="classical_mds", n_init=1, random_state=seed).fit_transform(X),
+        "PCA": lambda: pca_map(X),
+        "MDS": lambda: smacof_map(X),
         "t-SNE": lambda: tsne_map(X, 30.0, seed),
     }
     return {name: np.asarray(makers[name](), dtype=float) for name in maps}
@@ -157,11 +157,11 @@ def agreement_case(name, seed, data, maps):
 
 def _new_maps(name, draw, maps, fixed):
     """The maps of ``name`` first made at ``draw``: the item-2 maps of that draw; the
-    mixed maps at draw 0 and, on drawn data (Bank), at every draw. Maps of fixed data
-    are deterministic (t-SNE included: it starts from PCA), so they are made once."""
+    mixed maps at draw 0 and, on drawn data (Bank), at every draw. On fixed data only
+    the :data:`~.maps.STOCHASTIC` maps depend on the seed; the others are made once."""
     if isinstance(maps, dict):
         return {m: Y for (d, r, m), Y in maps.items() if d == name and r == draw}
-    return MIXED_MAPS if draw == 0 or not fixed else ()
+    return MIXED_MAPS if draw == 0 or not fixed else STOCHASTIC
 
 
 def agreement_scores(orca, mixed, maps, p):
@@ -178,7 +178,8 @@ def agreement_scores(orca, mixed, maps, p):
     mixed : dict of str to PaperData
         The metrical-importance datasets.
     maps : dict
-        ``{(dataset, draw, method): Y}`` of item 2 (the real datasets: draw 0 only).
+        ``{(dataset, draw, method): Y}`` of item 2 (the real datasets: every map at
+        draw 0, the stochastic ones at every draw).
 
     Returns
     -------

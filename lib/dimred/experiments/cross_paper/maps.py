@@ -1,15 +1,23 @@
 """Item 2: every 2-D map of the compendium scored by one quality measure.
 
 The maps: BVP, PCA, MDS, t-SNE, LDA, KDA and LSDA on the BVP paper's data (its two
-synthetic sets, a new draw per seed, and its six real datasets, standardised and mapped
-once, :func:`map_draws`; t-SNE's perplexity 30, lowered to ``(n - 1) / 3`` on the
-smallest sets); t-SNE and Fisher t-SNE on USPS (a new draw of 100 images per digit per
-seed, 10 in quick runs; perplexity 30, as the relevance paper's Table 2); the AwA2
-survey's methods (PCA, RBF kernel PCA, LDA, FA, t-SNE, LLE with ``K = 10``, SMACOF MDS
-and the autoencoder with the survey's CPU schedule of 50 epochs, on the CPU everywhere
-so that the maps do not depend on the machine) on its data as this compendium runs it
-(AwA2, or the Fashion-MNIST stand-in when AwA2's features are not at hand), a new draw
-of 100 images per class per seed (10 in quick runs).
+synthetic sets, a new draw per seed, and its six real datasets, standardised;
+t-SNE's perplexity 30, lowered to ``(n - 1) / 3`` on the smallest sets); t-SNE and
+Fisher t-SNE on USPS (a new draw of 100 images per digit per seed, 10 in quick runs;
+perplexity 30, as the relevance paper's Table 2); the AwA2 survey's methods (PCA, RBF
+kernel PCA, LDA, FA, t-SNE, LLE with ``K = 10``, SMACOF MDS and the autoencoder with
+the survey's CPU schedule of 50 epochs, on the CPU everywhere so that the maps do not
+depend on the machine) on its data as this compendium runs it (AwA2, or the
+Fashion-MNIST stand-in when AwA2's features are not at hand), a new draw of 100 images
+per class per seed (10 in quick runs).
+
+One implementation of each map for every dataset, whose numbers do not depend on the
+BLAS kernel (:mod:`dimred.manifold.stable_maps`): PCA, SMACOF MDS from the classical
+solution and Barnes-Hut t-SNE from a seeded random start (as Fisher t-SNE's) on the
+BVP paper's data and the mixed data of item 3, and t-SNE on USPS and AwA2. The other
+maps are their papers' own. On fixed data (the real BVP sets) every map but t-SNE is a
+function of the data alone, so it is made once (:data:`STOCHASTIC` maps at every
+seed).
 
 Each map ``Y`` of data ``X`` is scored by the co-ranking framework the relevance paper
 uses (Lee & Verleysen): the curve ``R_NX(k)``, ``k = 1 .. N - 2``, and its area under a
@@ -22,21 +30,21 @@ implementation.
 import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
-from sklearn.manifold import trustworthiness
 
 from ... import datasets
 from ...manifold import FisherTSNE
-from ...metrics.coranking import rnx_curve
+from ...manifold.stable_maps import pca_map, smacof_map, tsne_map
+from ...metrics.coranking import rnx_curve, trustworthiness_continuity
 from ...utils.parallel import run_tasks
 from ..awa2_dr_survey import pipelines as awa2
 from ..awa2_dr_survey.data import load_run_data
 from ..bvp import protocol as bvp
-from ..relevance_learning.toy import tsne_map
 from ..relevance_learning.usps import draw_indices
 from .partitions import canonical
 
 __all__ = [
     "AWA2_METHODS",
+    "STOCHASTIC",
     "TC_NEIGHBOURS",
     "USPS_METHODS",
     "map_draws",
@@ -44,6 +52,8 @@ __all__ = [
     "score_map",
 ]
 
+#: Maps that depend on their seed on fixed data (made at every draw).
+STOCHASTIC = ("t-SNE",)
 #: Neighbourhood of the trustworthiness and the continuity.
 TC_NEIGHBOURS = 10
 USPS_METHODS = ("t-SNE", "Fisher t-SNE")
@@ -55,7 +65,12 @@ PERPLEXITY = 30.0
 
 def _bvp_embed(method, X, y, seed):
     perplexity = min(PERPLEXITY, (len(y) - 1) / 3)
-    return bvp.embed(method, X, y, seed, perplexity)
+    own = {
+        "PCA": lambda: pca_map(X),
+        "MDS": lambda: smacof_map(X),
+        "t-SNE": lambda: tsne_map(X, perplexity, seed),
+    }
+    return own[method]() if method in own else bvp.embed(method, X, y, seed, perplexity)
 
 
 def _awa2_embed(method, X, y, seed, epochs):
@@ -69,7 +84,7 @@ def _awa2_embed(method, X, y, seed, epochs):
         "kernel PCA": lambda: awa2.kernel_pca(X, X[:1], "rbf", 2)[0],
         "LDA": lambda: awa2.lda(X, y, X[:1], 2)[0],
         "FA": lambda: awa2.factor_analysis(X, X[:1], 2, seed)[0],
-        "t-SNE": lambda: awa2.tsne(X, 2, "barnes_hut", seed),
+        "t-SNE": lambda: tsne_map(X, PERPLEXITY, seed),
         "LLE": lambda: awa2.lle(X, LLE_NEIGHBOURS, 2, seed).embedding_,
         "MDS": lambda: awa2.smacof_mds(X, 2, seed).embedding_,
     }
@@ -86,11 +101,8 @@ def score_map(X, Y):
     """``R_NX`` curve, its AUC, trustworthiness and continuity of the map ``Y`` of ``X``."""
     rnx, auc = rnx_curve(X, Y)
     k = min(TC_NEIGHBOURS, (len(X) - 1) // 2 - 1)
-    return rnx, {
-        "rnx_auc": auc,
-        "trustworthiness": float(trustworthiness(X, Y, n_neighbors=k)),
-        "continuity": float(trustworthiness(Y, X, n_neighbors=k)),
-    }
+    trust, continuity = trustworthiness_continuity(X, Y, k)
+    return rnx, {"rnx_auc": auc, "trustworthiness": trust, "continuity": continuity}
 
 
 def map_case(dataset, draw, X, y, methods, seed, epochs):
@@ -123,16 +135,15 @@ def map_draws(p):
     """The data of every draw: ``{dataset: [(X, y), ...]}`` (module docstring).
 
     The synthetic sets, USPS and AwA2 are drawn anew with seed ``p.seed + draw``. The
-    real BVP datasets are mapped once: every one of their maps is a deterministic
-    function of the data (t-SNE starts from PCA and then does not depend on its seed;
-    ``tests/test_cross_paper.py`` checks it), so further draws would repeat it.
+    real BVP datasets are the same at every draw; :func:`methods_of` maps them fully at
+    draw 0 and by the :data:`STOCHASTIC` maps only at the others.
     """
     draws = {}
     seeds = [p.seed + d for d in range(p.map_draws)]
     for name in bvp.SYNTHETIC_DATASETS:
         draws[name] = [bvp.load_synthetic(name, p.quick, s) for s in seeds]
-    for name in p.map_real:  # every map of fixed data is deterministic: one draw
-        draws[name] = [canonical(*bvp.load_real(name))]
+    for name in p.map_real:
+        draws[name] = [canonical(*bvp.load_real(name))] * p.map_draws
     usps = datasets.load_usps()
     usps = (np.asarray(usps.data, dtype=float), np.asarray(usps.target))
     draws["usps"] = [_draw(usps, s, p.per_class) for s in seeds]
@@ -147,13 +158,14 @@ def _draw(data, seed, per_class):
     return X[index], y[index]
 
 
-def methods_of(dataset):
-    """The maps drawn on ``dataset``."""
+def methods_of(dataset, draw=0, fixed=False):
+    """The maps drawn on ``dataset`` at ``draw``: on ``fixed`` data (the same at every
+    draw), only the :data:`STOCHASTIC` ones after draw 0."""
     if dataset == "usps":
         return USPS_METHODS
     if dataset == "awa2":
         return AWA2_METHODS
-    return bvp.METHODS
+    return bvp.METHODS if draw == 0 or not fixed else STOCHASTIC
 
 
 def map_scores(draws, p):
@@ -169,7 +181,7 @@ def map_scores(draws, p):
         ``{(dataset, draw, method): Y}``.
     """
     tasks = [
-        (name, d, X, y, methods_of(name), p.seed + d, p.ae_epochs)
+        (name, d, X, y, methods_of(name, d, name in p.map_real), p.seed + d, p.ae_epochs)
         for name, parts in draws.items()
         for d, (X, y) in enumerate(parts)
     ]

@@ -1,0 +1,171 @@
+"""PCA, SMACOF MDS and t-SNE maps whose numbers do not depend on the BLAS kernel.
+
+scikit-learn's ``PCA``, ``MDS(init="classical_mds")`` and ``TSNE(init="pca")`` give
+maps that move with the OpenBLAS kernel in two ways, both measured by
+``scripts/verify_determinism.py`` on the cross-paper benchmark:
+
+1. **Repeated variances.** The one-hot columns of a full factorial design (car,
+   contact-lenses) give covariance eigenvalues repeated up to six times; every basis
+   of such an eigenspace is principal, and LAPACK returns one that rounding chooses.
+   The PCA map and the classical-MDS start of SMACOF then rotate from one kernel to
+   another.
+2. **Chaotic optimisers.** t-SNE amplifies a last-bit difference of its input
+   affinities or of its start into a different map.
+
+The maps here are the same algorithms with inputs that are a function of the data
+(and of a seed) alone:
+
+- :func:`pca_map` projects on :func:`~dimred.utils.linalg.principal_axes`, which
+  resolves a repeated variance by a rotation drawn from a fixed seed,
+  :data:`TIE_SEED` (a basis in general position: the basis that follows the input
+  axes stacks car's 1,728 points on 3 locations, a general one on 27);
+- SMACOF starts from that map rounded to a power-of-two grid of
+  :data:`START_RTOL` times its largest magnitude (:func:`on_grid`): rounding noise
+  (about 1e-16 of the scale) cannot move it, except for a coordinate that lies
+  within that noise of a grid point;
+- :func:`tsne_map` runs scikit-learn's Barnes-Hut t-SNE from a seeded random start
+  on the ``3 perplexity + 1`` nearest neighbours of
+  :func:`~dimred.utils.graphs.knn_distances` (distances from the differences, ties
+  to the lowest index), not on neighbours from the norm expansion; its gradient
+  code uses no BLAS;
+- :func:`smacof_map` runs scikit-learn's metric SMACOF on distances computed
+  from the differences (``scipy.spatial.distance.pdist``).
+
+With the same start and affinities, Barnes-Hut t-SNE repeats the same arithmetic and
+gives the same map (on a machine with the same number of threads: its normalisation
+is an OpenMP sum); SMACOF's iterations still multiply through the BLAS, but a map's
+exact ties (its symmetries) stay ties to rounding, which the tie grid of the
+co-ranking measures absorbs.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.spatial.distance import pdist, squareform
+from sklearn.manifold import MDS, TSNE
+from sklearn.neighbors import sort_graph_by_row_values
+
+from ..utils.graphs import knn_distances
+from ..utils.linalg import principal_axes
+
+__all__ = ["START_RTOL", "TIE_SEED", "on_grid", "pca_map", "smacof_map", "tsne_map"]
+
+#: Seed of the rotation that picks a basis of a repeated variance (:func:`pca_map`).
+TIE_SEED = 0
+#: Grid of the starts, relative to their largest magnitude.
+START_RTOL = 1e-6
+
+
+def on_grid(Y, rtol=START_RTOL):
+    """``Y`` rounded to the power of two at or below ``rtol`` times its largest magnitude.
+
+    Parameters
+    ----------
+    Y : ndarray
+    rtol : float, default=START_RTOL
+
+    Returns
+    -------
+    ndarray
+        Multiples of the grid (exact: the grid is a power of two).
+    """
+    largest = np.abs(Y).max(initial=0.0)
+    if largest == 0:
+        return np.array(Y, dtype=float)
+    unit = np.ldexp(1.0, int(np.floor(np.log2(rtol * largest))))
+    return np.round(Y / unit) * unit
+
+
+def pca_map(X, n_components=2):
+    """Principal component scores on :func:`~dimred.utils.linalg.principal_axes`, a
+    repeated variance resolved by :data:`TIE_SEED`.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    n_components : int, default=2
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components)
+    """
+    X = np.asarray(X, dtype=float)
+    _, axes = principal_axes(X, n_components, random_state=TIE_SEED)
+    return (X - X.mean(axis=0)) @ axes
+
+
+def smacof_map(X, n_components=2):
+    """Metric SMACOF MDS (scikit-learn's, its defaults) from the classical solution.
+
+    The classical MDS of Euclidean distances is the PCA map (Torgerson; see
+    :mod:`dimred.manifold.classical_mds`): the start is :func:`pca_map` on
+    :func:`on_grid`, and the dissimilarities are computed from the differences.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    n_components : int, default=2
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components)
+        SMACOF from a given start draws nothing: no seed.
+    """
+    X = np.asarray(X, dtype=float)
+    distances = squareform(pdist(X))
+    mds = MDS(n_components, n_init=1, init="classical_mds", metric="precomputed")
+    return mds.fit_transform(distances, init=on_grid(pca_map(X, n_components)))
+
+
+def tsne_map(X, perplexity=30.0, random_state=None, n_components=2):
+    """Barnes-Hut t-SNE (scikit-learn's, its defaults) from a seeded random start.
+
+    As ``TSNE(init="random", method="barnes_hut")``, the start scikit-learn's
+    (Gaussian, standard deviation 1e-4, drawn from ``random_state`` by numpy: the
+    same on any machine) and :class:`~dimred.manifold.FisherTSNE`'s, so that the two
+    differ only in their distances. The affinities come from the
+    ``min(n - 1, 3 perplexity + 1)`` nearest neighbours of
+    :func:`~dimred.utils.graphs.knn_distances`, computed on the points in an order
+    drawn from ``random_state`` (the map is returned in the given order): neighbours
+    tied in distance go to the first in that order, not to the lowest row index of
+    the file, which made the first rows of car's tied design hubs of every
+    neighbourhood, and Barnes-Hut t-SNE collapsed from one of ten seeds.
+
+    Not from PCA: where the leading variances are repeated, every PCA start of car's
+    one-hot full factorial design stacks its 1,728 points on 27 locations, and
+    Barnes-Hut t-SNE from there collapses (scikit-learn's ``init="pca"`` ends with
+    a spread of 1e-13 and a negative KL divergence; ``tests/test_stable_maps.py``).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    perplexity : float, default=30.0
+        Less than ``n_samples``.
+    random_state : int, optional
+        Seeds the start and the order in which tied neighbours are taken.
+    n_components : int, default=2
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components) of float32
+    """
+    X = np.asarray(X, dtype=float)
+    n_samples = X.shape[0]
+    k = min(n_samples - 1, int(3.0 * perplexity + 1))
+    order = np.random.default_rng(random_state).permutation(n_samples)
+    distances, indices = knn_distances(X[order], k)
+    # each point first, at distance 0: scikit-learn's neighbour query drops it itself
+    distances = np.column_stack([np.zeros(n_samples), distances])
+    indices = np.column_stack([np.arange(n_samples), indices])
+    graph = sp.csr_matrix(
+        (distances.ravel(), indices.ravel(), np.arange(0, n_samples * (k + 1) + 1, k + 1)),
+        shape=(n_samples, n_samples),
+    )
+    graph = sort_graph_by_row_values(graph, warn_when_not_sorted=False)
+    tsne = TSNE(
+        n_components,
+        perplexity=perplexity,
+        metric="precomputed",
+        init="random",
+        random_state=random_state,
+    )
+    return tsne.fit_transform(graph)[np.argsort(order)]
