@@ -37,11 +37,10 @@ from scipy.stats import spearmanr
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 
-from ...manifold.stable_maps import pca_map, smacof_map, tsne_map
 from ...relevance import NeRVRelevance
 from ...utils.parallel import run_tasks
 from ..metrical_importance import protocol as metrical
-from .maps import STOCHASTIC
+from .maps import STOCHASTIC, stable_map
 from .partitions import canonical_order
 
 __all__ = ["IMPORTANCES", "MIXED_MAPS", "agreement_case", "agreement_scores", "mixed_draw"]
@@ -88,12 +87,7 @@ def encode(data):
 
 def mixed_maps(X, seed, maps=MIXED_MAPS):
     """PCA, MDS (classical start) and t-SNE maps of an encoded mixed dataset."""
-    makers = {
-        "PCA": lambda: pca_map(X),
-        "MDS": lambda: smacof_map(X),
-        "t-SNE": lambda: tsne_map(X, 30.0, seed),
-    }
-    return {name: np.asarray(makers[name](), dtype=float) for name in maps}
+    return {name: np.asarray(stable_map(name, X, seed), dtype=float) for name in maps}
 
 
 def relevance(X, Y, owner):

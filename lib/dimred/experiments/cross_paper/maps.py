@@ -50,6 +50,7 @@ __all__ = [
     "map_draws",
     "map_scores",
     "score_map",
+    "stable_map",
 ]
 
 #: Maps that depend on their seed on fixed data (made at every draw).
@@ -63,14 +64,21 @@ LLE_NEIGHBOURS = 10
 PERPLEXITY = 30.0
 
 
+def stable_map(method, X, seed, perplexity=PERPLEXITY):
+    """The benchmark's kernel-stable ``"PCA"``, ``"MDS"`` or ``"t-SNE"`` map of ``X``
+    (:mod:`dimred.manifold.stable_maps`; ``seed`` and ``perplexity`` are t-SNE's)."""
+    if method == "PCA":
+        return pca_map(X)
+    if method == "MDS":
+        return smacof_map(X)
+    return tsne_map(X, perplexity, seed)
+
+
 def _bvp_embed(method, X, y, seed):
     perplexity = min(PERPLEXITY, (len(y) - 1) / 3)
-    own = {
-        "PCA": lambda: pca_map(X),
-        "MDS": lambda: smacof_map(X),
-        "t-SNE": lambda: tsne_map(X, perplexity, seed),
-    }
-    return own[method]() if method in own else bvp.embed(method, X, y, seed, perplexity)
+    if method in ("PCA", "MDS", "t-SNE"):
+        return stable_map(method, X, seed, perplexity)
+    return bvp.embed(method, X, y, seed, perplexity)
 
 
 def _awa2_embed(method, X, y, seed, epochs):
