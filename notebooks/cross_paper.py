@@ -93,7 +93,11 @@ report.show(protocol.league_artefacts(data, published, p));
 #
 # * **PCA.** The one-hot columns of car and contact-lenses (full factorial designs) make the leading covariance
 #   eigenvalues repeat (six times on car), so every basis of that eigenspace is principal and LAPACK returns
-#   one chosen by rounding. Here it is a rotation drawn from a fixed seed. SMACOF starts from that map.
+#   one chosen by rounding. Here it is a rotation drawn from a fixed seed.
+# * **SMACOF MDS** starts from that map with each point moved by 1e-3 of the map's spread, in a direction drawn
+#   from a hash of the point's features. The PCA map stacks car's and contact-lenses' points on 27 and 3
+#   locations, and from there SMACOF's BLAS products broke the ties differently under every OpenBLAS kernel
+#   (R_NX AUC up to 0.074 apart); the jitter breaks them the same way everywhere.
 # * **t-SNE: a seeded random start, as Fisher t-SNE's.** The two maps then differ only in their distances.
 #   From any PCA start, car's 1,728 points sit on 27 locations, and Barnes–Hut t-SNE collapses: scikit-learn's
 #   `TSNE(init="pca")` ends with a spread of 1e-13 and a negative KL divergence. An earlier run of this
@@ -109,6 +113,15 @@ report.show(protocol.map_artefacts(data, scored, p));
 #
 # NeRV's relevance of the features for each map, against the importances of the metrical-importance paper and a
 # random forest, as Spearman's ρ per dataset, map, importance and seed.
+#
+# NeRV calibrates each point's width so that it has `k = 10` effective neighbours. On car's tied design the
+# width search used to fail: a first Newton step overshot to widths where only the 6 exactly tied nearest points
+# count, the slope there is the rounding of their mean, and the steps crept until the iteration limit. 511 or
+# 1,204 of car's 1,728 widths (under two BLAS kernels) ended at precisions near 1e17, and the
+# relevances of car moved from kernel to kernel. The search now bisects when Newton stalls
+# (`dimred.relevance.nerv.calibrate_precisions`); on the relevance paper's data it gives the same widths bit for
+# bit. Where a map stacks more than `k` points on one location (`stacked` in `agreement_fits`), no width can give
+# `k` neighbours; the note below counts those fits.
 
 # %%
 report.show(protocol.agreement_artefacts(data, scored, p));

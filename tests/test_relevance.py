@@ -14,10 +14,18 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from test_coranking import brute_force_quality, ranked_others
+from test_stable_maps import _factorial
 
 from dimred.datasets.synthetic import relevance_set1
 from dimred.relevance import NeRVRelevance, backward_relevance, forward_relevance
-from dimred.relevance.nerv import MASS_TOL, NeRVObjective, rprop
+from dimred.relevance.nerv import (
+    MASS_TOL,
+    NeRVObjective,
+    _entropy,
+    _Pairs,
+    calibrate_precisions,
+    rprop,
+)
 
 # ------------------------------------------------------------------------ helpers
 
@@ -365,7 +373,21 @@ def test_invalid_parameters_and_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         with pytest.warns(UserWarning, match="30 points of Y"):
-            NeRVRelevance(n_neighbors=5, max_iter=5).fit(X, labels)
+            model = NeRVRelevance(n_neighbors=5, max_iter=5).fit(X, labels)
+    assert model.unreached_ == {"X": 0, "Y": 30}
+
+
+def test_calibration_reaches_the_perplexity_where_the_nearest_distances_tie():
+    """A row of car's design (exact ties: 6 nearest at 9, 9 next at 32/3): plain Newton
+    jumps to where only the 6 nearest count, the slope there is the rounding of their
+    mean, and its steps crept to beta ~ 1e17 (entropy log 6, not log 10)."""
+    X = _factorial([4, 4, 4, 3, 3, 3])
+    d2 = np.round(((X[1:] - X[0]) ** 2).sum(axis=1), 9)
+    pairs = _Pairs(np.zeros(d2.size, dtype=int), np.arange(d2.size), np.array([0, d2.size]))
+    precision = calibrate_precisions(d2, pairs, 10)
+    entropy, _ = _entropy(d2, pairs, precision)
+    assert abs(entropy[0] - np.log(10)) < 1e-9
+    assert 1.0 < precision[0] < 2.0
 
 
 # ----------------------------------------------------------------- estimator checks

@@ -4,8 +4,9 @@ import itertools
 
 import numpy as np
 import pytest
+from scipy.spatial.distance import pdist, squareform
 from sklearn.decomposition import PCA
-from sklearn.manifold import TSNE
+from sklearn.manifold import MDS, TSNE
 
 from dimred.manifold.stable_maps import on_grid, pca_map, smacof_map, tsne_map
 from dimred.utils.linalg import principal_axes
@@ -80,3 +81,15 @@ def test_on_grid_rounds_to_a_power_of_two_and_absorbs_rounding_noise():
     np.testing.assert_array_equal(snapped / unit, np.round(snapped / unit))
     assert np.abs(snapped - Y).max() <= unit / 2
     np.testing.assert_array_equal(on_grid(Y * (1 + 1e-15)), snapped)
+
+
+def test_smacof_from_the_jittered_start_ignores_rounding_noise_on_a_tied_design():
+    """From the plain PCA start, whose points stack on a few locations, 1e-15 noise
+    (what another BLAS kernel does to SMACOF's products) moves the map by more than 1."""
+    X = _factorial([4, 3, 3])
+    noisy = X * (1 + 1e-15 * np.random.default_rng(5).normal(size=X.shape))
+    distances = [squareform(pdist(Z)) for Z in (X, noisy)]
+    start = on_grid(pca_map(X))
+    plain = [MDS(2, n_init=1, metric="precomputed").fit_transform(D, init=start) for D in distances]
+    assert np.abs(plain[1] - plain[0]).max() > 0.1
+    np.testing.assert_allclose(smacof_map(noisy), smacof_map(X), atol=1e-8)

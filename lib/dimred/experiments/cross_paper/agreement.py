@@ -96,13 +96,18 @@ def relevance(X, Y, owner):
     Returns
     -------
     relevances : ndarray of shape (n_features,)
-    evaluations : int
-        Rprop's evaluations (``max_iter``, 500, when it stopped before converging).
+    fit : dict
+        ``evaluations``, Rprop's evaluations (``max_iter``, 500, when it stopped
+        before converging), and ``stacked``, the points of ``Y`` whose width ``k``
+        cannot set (more than ``k`` points share their location; NeRV's ``q`` then
+        sits on the duplicates, :attr:`NeRVRelevance.unreached_`).
     """
-    with warnings.catch_warnings():  # a fit at max_iter is counted, not warned about
+    with warnings.catch_warnings():  # counted, not warned about
         warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.filterwarnings("ignore", ".*width cannot be set", UserWarning)
         model = NeRVRelevance().fit(X, Y)
-    return np.bincount(owner, weights=model.relevances_, minlength=owner.max() + 1), model.n_iter_
+    relevances = np.bincount(owner, weights=model.relevances_, minlength=owner.max() + 1)
+    return relevances, {"evaluations": model.n_iter_, "stacked": model.unreached_["Y"]}
 
 
 def correlations(relevances, importance, keys):
@@ -136,17 +141,17 @@ def agreement_case(name, seed, data, maps):
         The metrical protocol's importances (one row per feature).
     relevances : dict of str to ndarray
         ``lambda^2`` per feature of each map.
-    evaluations : dict of str to int
-        Rprop's evaluations of each map's fit.
+    fits : dict of str to dict
+        Each map's fit: Rprop's evaluations and the stacked points (:func:`relevance`).
     """
     X, owner = encode(data)
     if not isinstance(maps, dict):
         maps = mixed_maps(X, seed, maps)
     fits = {m: relevance(X, Y, owner) for m, Y in maps.items()}
     relevances = {m: lam for m, (lam, _) in fits.items()}
-    evaluations = {m: n for m, (_, n) in fits.items()}
+    fits = {m: fit for m, (_, fit) in fits.items()}
     importance = metrical.importances(data, seed, N_TREES, shap_rows=SHAP_ROWS)
-    return importance, relevances, evaluations
+    return importance, relevances, fits
 
 
 def _new_maps(name, draw, maps, fixed):
@@ -181,7 +186,8 @@ def agreement_scores(orca, mixed, maps, p):
         One row per dataset, seed, map and importance: ``spearman``.
     fits : DataFrame
         One row per NeRV fit: ``dataset``, ``seed``, ``map``, ``evaluations``,
-        ``converged`` (stopped before ``max_iter``).
+        ``stacked`` (points of the map sharing their location with more than ``k``
+        others), ``converged`` (stopped before ``max_iter``).
     """
     tasks = []
     for draw in range(p.map_draws):
@@ -196,14 +202,11 @@ def agreement_scores(orca, mixed, maps, p):
             tasks.append((name, seed, drawn, _new_maps(name, draw, None, drawn is data)))
     outputs = run_tasks(agreement_case, tasks, "relevance against importance", p.n_jobs)
     rows, fits, first = [], [], {}
-    for (name, seed, *_), (importance, relevances, evaluations) in zip(tasks, outputs, strict=True):
+    for (name, seed, *_), (importance, relevances, done) in zip(tasks, outputs, strict=True):
         first.setdefault(name, relevances)
         current = {**first[name], **relevances}
         rows += correlations(current, importance, {"dataset": name, "seed": seed})
-        fits += [
-            {"dataset": name, "seed": seed, "map": m, "evaluations": n}
-            for m, n in evaluations.items()
-        ]
+        fits += [{"dataset": name, "seed": seed, "map": m, **fit} for m, fit in done.items()]
     fits = pd.DataFrame(fits)
     fits["converged"] = fits["evaluations"] < NeRVRelevance().max_iter
     return pd.DataFrame(rows), fits

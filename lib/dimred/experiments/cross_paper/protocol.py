@@ -407,6 +407,14 @@ def agreement_artefacts(data, scored, p):
         f"({listed(sorted(set(stopped['dataset'] + ' ' + stopped['map'])), 'none')}; "
         "`agreement_fits`): their relevances are kept as they stood."
     )
+    stacked = fits[fits["stacked"] > 0]
+    note += (
+        f" {len(stacked)} fits are of maps that stack more than k = 10 points on one "
+        f"location ({listed(sorted(set(stacked['dataset'] + ' ' + stacked['map'])), 'none')}; "
+        "column `stacked`): NeRV's width in the map cannot make k neighbours there, q sits "
+        "on the duplicates and the divergence outweighs the penalty, so their relevances "
+        "are those of vanishing map widths; they are kept in the correlations."
+    )
     return Artefacts(
         {"agreement_seeds": table, "agreement_summary": summary, "agreement_fits": fits},
         {"agreement": figure},
