@@ -12,7 +12,11 @@ small sizes, ``--output`` to write elsewhere). In the same process:
   and how far the relevances differ (largest difference relative to the largest
   relevance; Spearman correlation);
 * :func:`~dimred.metrics.coranking.coranking_quality` for ``k = 1 .. K`` against
-  ``K`` separate neighbour searches (one per ``k``), same values.
+  ``K`` separate neighbour searches (one per ``k``), same values;
+* with every pair (Table 2's fits), the preparation of one block of pairs (a mask
+  of the block and row values repeated over each row's pairs) against index
+  gathers (``np.nonzero``, ``values[rows]``, the Gram block at ``rows * n + cols``),
+  as the objective did them before; bitwise the same values.
 
 Writes ``figures/relevance_learning/benchmark.{csv,md}`` and the README's findings on
 it (``findings.csv`` beside, produced by ``make bench``), and prints the table.
@@ -31,6 +35,7 @@ from dimred.compendium import paths
 from dimred.compendium.reporting import finding_row, write_findings, write_table
 from dimred.metrics.coranking import coranking_quality
 from dimred.relevance import NeRVRelevance
+from dimred.relevance.nerv import BLOCK, _off_diagonal
 from dimred.utils.graphs import knn_distances
 
 
@@ -96,6 +101,42 @@ def coranking_row(n, max_k, seed=0):
     }
 
 
+def block_row(n, repeats=10, seed=0):
+    """Every pair of one block of rows of ``n`` points, the objective's preparation of
+    them (pairs, squared distances from the Gram block, differences in ``Y``): as
+    :class:`~dimred.relevance.nerv.NeRVObjective` does it (a mask of the block, row
+    values repeated over each row's pairs) against index gathers (``np.nonzero`` of
+    the mask, ``values[rows]``, the Gram block at ``rows * n + cols``)."""
+    rng = np.random.default_rng(seed)
+    index = np.arange(min(n, max(1, BLOCK // n)))
+    squares, gram, Y = rng.normal(size=n), rng.normal(size=(index.size, n)), rng.normal(size=(n, 2))
+
+    def ours():
+        pairs, mask = _off_diagonal(index, n)
+        d2 = pairs.spread(squares[index]) + squares[pairs.cols] - 2 * gram.ravel()[mask]
+        return d2, pairs.spread(Y[index]) - Y[pairs.cols]
+
+    def gathers():
+        keep = np.ones((index.size, n), dtype=bool)
+        keep[np.arange(index.size), index] = False
+        rows, cols = np.nonzero(keep)
+        d2 = squares[index][rows] + squares[cols] - 2 * gram.ravel()[rows * n + cols]
+        return d2, Y[index][rows] - Y[cols]
+
+    baseline_s, expected = timed(lambda: [gathers() for _ in range(repeats)])
+    ours_s, result = timed(lambda: [ours() for _ in range(repeats)])
+    difference = max(np.abs(a - b).max() for a, b in zip(result[0], expected[0], strict=True))
+    return {
+        "benchmark": f"NeRV all pairs, one block ({index.size} rows x {n - 1} pairs): "
+        "mask and repeat vs index gathers",
+        "n": n,
+        "ours_s": round(ours_s / repeats, 4),
+        "baseline_s": round(baseline_s / repeats, 4),
+        "speed_ratio": round(baseline_s / ours_s, 1),
+        "max_difference": float(difference),
+    }
+
+
 def _overlap(neighbours_x, neighbours_y):
     """``Q_k`` from the k-NN sets, by sorted-row intersection."""
     n, k = neighbours_x.shape
@@ -112,9 +153,14 @@ def main(argv=None):
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.quick:
-        rows = [nerv_row(300, 10), coranking_row(300, 30)]
+        rows = [nerv_row(300, 10), coranking_row(300, 30), block_row(300)]
     else:
-        rows = [nerv_row(1000, 20), nerv_row(2000, 20, exact=False), coranking_row(1000, 100)]
+        rows = [
+            nerv_row(1000, 20),
+            nerv_row(2000, 20, exact=False),
+            coranking_row(1000, 100),
+            block_row(2000),
+        ]
     report = pd.DataFrame(rows)
     label = "synthetic (USPS-like)"
     write_table(report, args.output, index=False, data=label)

@@ -22,6 +22,7 @@ from dimred.relevance.nerv import (
     MASS_TOL,
     NeRVObjective,
     _entropy,
+    _off_diagonal,
     _Pairs,
     calibrate_precisions,
     rprop,
@@ -375,6 +376,23 @@ def test_invalid_parameters_and_warnings():
         with pytest.warns(UserWarning, match="30 points of Y"):
             model = NeRVRelevance(n_neighbors=5, max_iter=5).fit(X, labels)
     assert model.unreached_ == {"X": 0, "Y": 30}
+
+
+def test_all_pairs_and_spread_are_the_index_gathers():
+    """The objective's mask-and-repeat form of every pair of a block is the
+    ``np.nonzero`` / ``values[rows]`` form, bit for bit, also for uneven rows."""
+    index, n = np.arange(3, 7), 10
+    pairs, mask = _off_diagonal(index, n)
+    keep = np.ones((index.size, n), dtype=bool)
+    keep[np.arange(index.size), index] = False
+    rows, cols = np.nonzero(keep)
+    np.testing.assert_array_equal(pairs.rows, rows)
+    np.testing.assert_array_equal(pairs.cols, cols)
+    np.testing.assert_array_equal(mask, keep.ravel())
+    values = np.random.default_rng(0).normal(size=(index.size, 2))
+    np.testing.assert_array_equal(pairs.spread(values), values[rows])
+    uneven = _Pairs.from_rows(np.array([0, 0, 0, 2, 3, 3]), np.array([1, 2, 3, 0, 0, 1]), 4)
+    np.testing.assert_array_equal(uneven.spread(values[:, 0]), values[uneven.rows, 0])
 
 
 def test_calibration_reaches_the_perplexity_where_the_nearest_distances_tie():

@@ -174,17 +174,23 @@ class _Pairs:
         """Sum of ``values`` over each row's pairs (every row has at least one)."""
         return np.add.reduceat(values, self.indptr[:-1])
 
+    def spread(self, values):
+        """``values[rows]``: a value per row repeated over the row's pairs (a copy in
+        blocks, faster than the gather)."""
+        return np.repeat(values, np.diff(self.indptr), axis=0)
+
     def log_softmax(self, logits):
         """``log(exp(a_ij) / sum_m exp(a_im))`` within each row."""
-        shifted = logits - np.maximum.reduceat(logits, self.indptr[:-1])[self.rows]
-        return shifted - np.log(self.sum(np.exp(shifted)))[self.rows]
+        shifted = logits - self.spread(np.maximum.reduceat(logits, self.indptr[:-1]))
+        return shifted - self.spread(np.log(self.sum(np.exp(shifted))))
 
 
 @dataclass(frozen=True)
 class _Block:
     """Consecutive rows ``index`` with their pairs (rows numbered from 0), the pairs'
     squared distances in ``X_lambda`` (``d2``) and ``Y`` (``dy2``), the block of
-    ``X_lambda X_lambda^T`` and the pairs' positions in it (``flat``)."""
+    ``X_lambda X_lambda^T`` and the pairs' positions in it (``flat``: indices, or a
+    boolean mask when every pair is used)."""
 
     index: np.ndarray
     pairs: _Pairs
@@ -228,7 +234,7 @@ def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
     """
     target = np.log(perplexity)
     floor = np.minimum.reduceat(d2, pairs.indptr[:-1])
-    spread = pairs.sum(d2 - floor[pairs.rows]) / np.diff(pairs.indptr)
+    spread = pairs.sum(d2 - pairs.spread(floor)) / np.diff(pairs.indptr)
     centre = -np.log(np.where(spread > 0, spread, 1.0))
     lo, hi = centre - _LOG_RANGE, centre + _LOG_RANGE
     t = centre if start is None else np.clip(np.log(start), lo, hi)
@@ -278,10 +284,10 @@ def kth_neighbor_precisions(d2, n_rows, k):
 
 def _entropy(d2, pairs, precision):
     """Row entropies (nats) and their derivatives in ``log beta_i``, ``-beta_i^2 Var_p(d2)``."""
-    log_p = pairs.log_softmax(-precision[pairs.rows] * d2)
+    log_p = pairs.log_softmax(-pairs.spread(precision) * d2)
     p = np.exp(log_p)
     mean = pairs.sum(p * d2)
-    variance = pairs.sum(p * (d2 - mean[pairs.rows]) ** 2)
+    variance = pairs.sum(p * (d2 - pairs.spread(mean)) ** 2)
     return -pairs.sum(p * log_p), -(precision**2) * variance
 
 
@@ -422,10 +428,13 @@ class NeRVObjective:
         squares = np.einsum("ij,ij->i", Xl, Xl)
         n = Xl.shape[0]
         for index, gram in _gram_blocks(Xl):
-            pairs = self._slice(index) if self.pairs is not None else _off_diagonal(index, n)
-            flat = pairs.rows * n + pairs.cols
-            d2 = squares[index][pairs.rows] + squares[pairs.cols] - 2 * gram.ravel()[flat]
-            difference = self.Y[index][pairs.rows] - self.Y[pairs.cols]
+            if self.pairs is None:
+                pairs, flat = _off_diagonal(index, n)
+            else:
+                pairs = self._slice(index)
+                flat = pairs.rows * n + pairs.cols
+            d2 = pairs.spread(squares[index]) + squares[pairs.cols] - 2 * gram.ravel()[flat]
+            difference = pairs.spread(self.Y[index]) - self.Y[pairs.cols]
             dy2 = np.einsum("ij,ij->i", difference, difference)
             yield _Block(index, pairs, np.maximum(d2, 0.0, out=d2), dy2, gram, flat)
 
@@ -468,26 +477,29 @@ class NeRVObjective:
             self.precision_x[index] = calibrate_precisions(
                 d2, pairs, self.n_neighbors, start=self.precision_x[index]
             )
-        beta = self.precision_x[index][pairs.rows]
+        beta = pairs.spread(self.precision_x[index])
         log_p = pairs.log_softmax(-beta * d2)
-        log_q = pairs.log_softmax(-self.precision_y[index][pairs.rows] * block.dy2)
+        log_q = pairs.log_softmax(-pairs.spread(self.precision_y[index]) * block.dy2)
         p, q = np.exp(log_p), np.exp(log_q)
         log_ratio = log_p - log_q
         gamma = self.gamma
         divergence = np.sum((gamma * p - (1 - gamma) * q) * log_ratio)
         h = gamma * p * log_ratio - (1 - gamma) * q
-        dq_da = h - p * pairs.sum(h)[pairs.rows]
+        dq_da = h - p * pairs.spread(pairs.sum(h))
         if self.widths == "adaptive":
             dq_da = dq_da - _width_term(dq_da, p, log_p, d2, pairs)
         return divergence, -self.scale * beta * dq_da
 
 
 def _off_diagonal(index, n):
-    """All pairs ``(index[a], j)``, ``j != index[a]``, rows numbered from 0."""
+    """All pairs ``(index[a], j)``, ``j != index[a]``, rows numbered from 0, and their
+    positions in the block (a boolean mask of the raveled ``index.size x n`` block)."""
     keep = np.ones((index.size, n), dtype=bool)
     keep[np.arange(index.size), index] = False
-    rows, cols = np.nonzero(keep)
-    return _Pairs(rows, cols, np.arange(index.size + 1) * (n - 1))
+    others = np.arange(n - 1)
+    cols = others + (others >= index[:, None])  # skip each row's own column
+    rows = np.repeat(np.arange(index.size), n - 1)
+    return _Pairs(rows, cols.ravel(), np.arange(index.size + 1) * (n - 1)), keep.ravel()
 
 
 def _width_term(dq_da, p, log_p, d2, pairs):
@@ -499,10 +511,10 @@ def _width_term(dq_da, p, log_p, d2, pairs):
     not depend on ``beta_i`` (equidistant candidates) get nothing.
     """
     entropy = -pairs.sum(p * log_p)
-    dh_da = -p * (log_p + entropy[pairs.rows])
+    dh_da = -p * (log_p + pairs.spread(entropy))
     dq_dbeta, dh_dbeta = -pairs.sum(dq_da * d2), -pairs.sum(dh_da * d2)
     ratio = np.divide(dq_dbeta, dh_dbeta, out=np.zeros_like(dq_dbeta), where=dh_dbeta != 0)
-    return ratio[pairs.rows] * dh_da
+    return pairs.spread(ratio) * dh_da
 
 
 def _gram_blocks(Z):
