@@ -97,7 +97,9 @@ report.show(protocol.league_artefacts(data, published, p));
 # * **SMACOF MDS** starts from that map with each point moved by 1e-3 of the map's spread, in a direction drawn
 #   from a hash of the point's features. The PCA map stacks car's and contact-lenses' points on 27 and 3
 #   locations, and from there SMACOF's BLAS products broke the ties differently under every OpenBLAS kernel
-#   (R_NX AUC up to 0.074 apart); the jitter breaks them the same way everywhere.
+#   (R_NX AUC up to 0.074 apart); the jitter breaks them the same way everywhere. SMACOF ends in a local
+#   optimum that depends on its start, so on these two tied designs the MDS scores below are those of the
+#   optimum this start reaches, one of several.
 # * **t-SNE: a seeded random start, as Fisher t-SNE's.** The two maps then differ only in their distances.
 #   From any PCA start, car's 1,728 points sit on 27 locations, and Barnes–Hut t-SNE collapses: scikit-learn's
 #   `TSNE(init="pca")` ends with a spread of 1e-13 and a negative KL divergence. An earlier run of this
