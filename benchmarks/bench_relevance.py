@@ -172,7 +172,7 @@ def main(argv=None):
 
 def findings(report, label):
     """The README's statements on the speed of NeRV and Q_k, from this benchmark's rows."""
-    nerv = report[report["benchmark"].str.startswith("NeRV")]
+    nerv = report[report["benchmark"].str.startswith("NeRV relevances")]
     exact, largest = nerv.dropna(subset=["baseline_s"]).iloc[0], nerv.iloc[-1]
     ranks = report[report["benchmark"].str.startswith("Q_k")].iloc[0]
     k = re.search(r"k=(\d+)", largest["benchmark"]).group(1)
