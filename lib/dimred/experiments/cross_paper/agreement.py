@@ -10,6 +10,15 @@ keeps; the metrical importance (the metrical-importance paper,
 much feature ``l`` tells the labels. Their agreement is Spearman's rank correlation
 over the features, for every map, importance and seed.
 
+Rounding is kept out of both sides. NeRV learns on the map rounded to a power-of-two
+grid of :data:`MAP_RTOL` of its largest coordinate (:func:`~dimred.manifold.stable_maps.on_grid`):
+a map that two BLAS kernels give to 1e-14 (LSDA's on car) is then the same input,
+where the last bits once changed NeRV's Rprop path (car's relevances 4e-4 apart).
+Before Spearman's ranks, relevances and importances are put on a grid of
+:data:`TIE_RTOL` of their largest magnitude, so that values equal in exact arithmetic
+(the symmetric features of car's and bondrate's designs have equal metrical
+importances) tie, instead of being ranked by rounding noise.
+
 Data and maps:
 
 * the BVP paper's six real ORCA datasets (standardised) with the maps of item 2 (made
@@ -37,6 +46,7 @@ from scipy.stats import spearmanr
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 
+from ...manifold.stable_maps import on_grid
 from ...relevance import NeRVRelevance
 from ...utils.parallel import run_tasks
 from ..metrical_importance import protocol as metrical
@@ -49,6 +59,10 @@ __all__ = ["IMPORTANCES", "MIXED_MAPS", "agreement_case", "agreement_scores", "m
 #: ``pca`` is the metrical importance).
 IMPORTANCES = {"pca": "metrical", "rf": "rf", "sd": "sd", "gini": "gini", "shapley": "shapley"}
 MIXED_MAPS = ("PCA", "MDS", "t-SNE")
+#: Grid of the maps NeRV learns on, and of the values ranked by Spearman, relative to
+#: their largest magnitude.
+MAP_RTOL = 1e-6
+TIE_RTOL = 1e-9
 #: Rows of Bank Marketing per draw, trees, SHAP rows.
 BANK_ROWS = 1000
 N_TREES = 500
@@ -91,7 +105,8 @@ def mixed_maps(X, seed, maps=MIXED_MAPS):
 
 
 def relevance(X, Y, owner):
-    """NeRV ``lambda^2`` of every column of ``X`` for the map ``Y``, summed per feature.
+    """NeRV ``lambda^2`` of every column of ``X`` for the map ``Y`` (on the grid of
+    :data:`MAP_RTOL`), summed per feature.
 
     Returns
     -------
@@ -105,20 +120,22 @@ def relevance(X, Y, owner):
     with warnings.catch_warnings():  # counted, not warned about
         warnings.simplefilter("ignore", ConvergenceWarning)
         warnings.filterwarnings("ignore", ".*width cannot be set", UserWarning)
-        model = NeRVRelevance().fit(X, Y)
+        model = NeRVRelevance().fit(X, on_grid(np.asarray(Y, dtype=float), MAP_RTOL))
     relevances = np.bincount(owner, weights=model.relevances_, minlength=owner.max() + 1)
     return relevances, {"evaluations": model.n_iter_, "stacked": model.unreached_["Y"]}
 
 
 def correlations(relevances, importance, keys):
     """Spearman's rho of each map's relevance with each importance (features with a
-    finite importance only; ``nan`` when either side is constant)."""
+    finite importance only, both sides on the grid of :data:`TIE_RTOL`; ``nan`` when
+    either side is constant)."""
     rows = []
     for map_name, lam in relevances.items():
         for column, kind in IMPORTANCES.items():
             values = importance[column].to_numpy(dtype=float)
             finite = np.isfinite(values)
-            rho = spearmanr(lam[finite], values[finite]).statistic
+            ranked = [on_grid(v[finite], TIE_RTOL) for v in (lam, values)]
+            rho = spearmanr(*ranked).statistic
             rows.append({**keys, "map": map_name, "importance": kind, "spearman": float(rho)})
     return rows
 
