@@ -169,6 +169,18 @@ def test_correlations_are_spearman_on_the_finite_importances():
     assert by["rf"] == pytest.approx(spearmanr([0.1, 0.5, 0.9, 5.0], [3, 2, 1, 0]).statistic)
 
 
+def test_correlations_rank_values_equal_up_to_rounding_as_ties():
+    """Car's symmetric features have metrical importances equal in exact arithmetic;
+    rounding noise must not rank them (plain ``spearmanr`` does)."""
+    exact = np.array([2.0, 2.0, 3.0, 1.0, 1.0])
+    noisy = exact * (1 + np.array([1e-15, -1e-15, 0.0, -1e-15, 1e-15]))
+    relevance = np.array([0.5, 0.1, 0.9, 0.2, 0.3])
+    frames = [pd.DataFrame({c: v for c in agreement.IMPORTANCES}) for v in (exact, noisy)]
+    rhos = [agreement.correlations({"m": relevance}, frame, {})[0]["spearman"] for frame in frames]
+    assert rhos[0] == rhos[1] == pytest.approx(spearmanr(relevance, exact).statistic)
+    assert spearmanr(relevance, noisy).statistic != pytest.approx(rhos[0])
+
+
 def test_new_maps_reuse_deterministic_maps():
     given = {("s", 0, "PCA"): 1, ("s", 0, "t-SNE"): 2, ("o", 0, "PCA"): 4}
     assert agreement._new_maps("s", 1, given, True) == {}
