@@ -124,6 +124,12 @@ report.show(protocol.map_artefacts(data, scored, p));
 # (`dimred.relevance.nerv.calibrate_precisions`); on the relevance paper's data it gives the same widths bit for
 # bit. Where a map stacks more than `k` points on one location (`stacked` in `agreement_fits`), no width can give
 # `k` neighbours; the note below counts those fits.
+#
+# Rounding is kept out of both sides of the comparison. NeRV learns on each map rounded to a grid of 1e-6 of its
+# largest coordinate: LSDA's map of car comes out 1e-14 apart under different BLAS kernels, and those last bits
+# changed NeRV's path. Spearman's ranks are taken on a grid of 1e-9 of the largest value: the symmetric features
+# of car's and bondrate's designs have metrical importances equal in exact arithmetic, which rounding would
+# otherwise rank.
 
 # %%
 report.show(protocol.agreement_artefacts(data, scored, p));
