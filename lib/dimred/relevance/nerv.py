@@ -211,11 +211,14 @@ def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
     a first Newton step can overshoot to where only the tied nearest points count;
     the slope there is set by the rounding of the tied distances, so plain Newton
     steps creep, and the row ended at a precision of rounding noise (found on UCI
-    car: 1,204 of 1,728 rows at ``beta ~ 1e17``, a count that depended on the
-    BLAS). Newton steps that converge never stall, so the rule changes nothing
-    else (``tests/test_relevance.py``). Rows that
-    cannot reach ``log k`` (more than ``k`` duplicates at their smallest distance)
-    end at the edge of the searched range.
+    car: 511 or 1,204 of 1,728 rows at ``beta ~ 1e17``, by BLAS kernel; tested). On
+    every calibration of the relevance paper's protocol the rule left the precisions
+    bit for bit as they were. Not caught: Newton steps that jump across the root
+    from one end of the bracket to the other while barely shrinking it (one point of
+    2,000 in ``benchmarks/bench_relevance.py``'s data ends off its perplexity); such
+    a row is counted with those that cannot reach ``log k``. Rows that cannot reach
+    ``log k`` (more than ``k`` duplicates at their smallest distance) end at the
+    edge of the searched range.
 
     Parameters
     ----------
