@@ -97,7 +97,7 @@ report.show(protocol.league_artefacts(data, published, p));
 # * **SMACOF MDS** starts from that map with each point moved by 1e-3 of the map's spread, in a direction drawn
 #   from a hash of the point's features. The PCA map stacks car's and contact-lenses' points on 27 and 3
 #   locations, and from there SMACOF's BLAS products broke the ties differently under every OpenBLAS kernel
-#   (R_NX AUC up to 0.074 apart); the jitter breaks them the same way everywhere. SMACOF ends in a local
+#   (`figures/DETERMINISM.md`); the jitter breaks them the same way everywhere. SMACOF ends in a local
 #   optimum that depends on its start, so on these two tied designs the MDS scores below are those of the
 #   optimum this start reaches, one of several.
 # * **t-SNE: a seeded random start, as Fisher t-SNE's.** The two maps then differ only in their distances.
@@ -118,15 +118,15 @@ report.show(protocol.map_artefacts(data, scored, p));
 #
 # NeRV calibrates each point's width so that it has `k = 10` effective neighbours. On car's tied design the
 # width search used to fail: a first Newton step overshot to widths where only the 6 exactly tied nearest points
-# count, the slope there is the rounding of their mean, and the steps crept until the iteration limit. 511 or
-# 1,204 of car's 1,728 widths (under two BLAS kernels) ended at precisions near 1e17, and the
+# count, the slope there is the rounding of their mean, and the steps crept until the iteration limit. Many of
+# car's widths (how many depended on the BLAS kernel) ended at precisions set by rounding noise, and the
 # relevances of car moved from kernel to kernel. The search now bisects when Newton stalls
 # (`dimred.relevance.nerv.calibrate_precisions`); on the relevance paper's data it gives the same widths bit for
 # bit. Where a map stacks more than `k` points on one location (`stacked` in `agreement_fits`), no width can give
 # `k` neighbours; the note below counts those fits.
 #
 # Rounding is kept out of both sides of the comparison. NeRV learns on each map rounded to a grid of 1e-6 of its
-# largest coordinate: LSDA's map of car comes out 1e-14 apart under different BLAS kernels, and those last bits
+# largest coordinate: LSDA's map of car differs in its last bits under different BLAS kernels, and those bits
 # changed NeRV's path. Spearman's ranks are taken on a grid of 1e-9 of the largest value: the symmetric features
 # of car's and bondrate's designs have metrical importances equal in exact arithmetic, which rounding would
 # otherwise rank.
