@@ -120,10 +120,11 @@ report.show(protocol.map_artefacts(data, scored, p));
 # width search used to fail: a first Newton step overshot to widths where only the 6 exactly tied nearest points
 # count, the slope there is the rounding of their mean, and the steps crept until the iteration limit. Many of
 # car's widths (how many depended on the BLAS kernel) ended at precisions set by rounding noise, and the
-# relevances of car moved from kernel to kernel. The search now bisects when Newton stalls
-# (`dimred.relevance.nerv.calibrate_precisions`); on the relevance paper's data it gives the same widths bit for
-# bit. Where a map stacks more than `k` points on one location (`stacked` in `agreement_fits`), no width can give
-# `k` neighbours; the note below counts those fits.
+# relevances of car moved from kernel to kernel. The search now bisects when Newton stalls, and a row that
+# has not converged after 100 Newton steps (Newton can also bounce between the ends of its bracket) only bisects
+# (`dimred.relevance.nerv.calibrate_precisions`, both cases tested). Where a map stacks more than `k` points on
+# one location (`stacked` in `agreement_fits`), no width can give `k` neighbours; the note below counts those
+# fits.
 #
 # Rounding is kept out of both sides of the comparison. NeRV learns on each map rounded to a grid of 1e-6 of its
 # largest coordinate: LSDA's map of car differs in its last bits under different BLAS kernels, and those bits

@@ -17,7 +17,7 @@ from test_coranking import brute_force_quality, ranked_others
 from test_stable_maps import _factorial
 
 from dimred.datasets.synthetic import relevance_set1
-from dimred.relevance import NeRVRelevance, backward_relevance, forward_relevance
+from dimred.relevance import NeRVRelevance, backward_relevance, forward_relevance, nerv
 from dimred.relevance.nerv import (
     MASS_TOL,
     NeRVObjective,
@@ -406,6 +406,25 @@ def test_calibration_reaches_the_perplexity_where_the_nearest_distances_tie():
     entropy, _ = _entropy(d2, pairs, precision)
     assert abs(entropy[0] - np.log(10)) < 1e-9
     assert 1.0 < precision[0] < 2.0
+
+
+def test_calibration_ends_a_newton_two_cycle_by_bisection(monkeypatch):
+    """Ten classes on a circle (radius 5, unit scatter, seed 18), as in ``make bench``'s
+    USPS-like map: at k = 30, point 223's Newton steps bounce between the ends of a
+    bracket that barely shrinks; after NEWTON_ITER steps the row bisects to log k."""
+    angle = 2 * np.pi * np.repeat(np.arange(10), 200) / 10
+    Y = 5 * np.column_stack([np.cos(angle), np.sin(angle)])
+    Y += np.random.default_rng(18).normal(size=Y.shape)
+    d2 = np.delete(((Y - Y[223]) ** 2).sum(axis=1), 223)
+    pairs = _Pairs(np.zeros(d2.size, dtype=int), np.arange(d2.size), np.array([0, d2.size]))
+
+    def error(**kwargs):
+        precision = calibrate_precisions(d2, pairs, 30, **kwargs)
+        return _entropy(d2, pairs, precision)[0][0] - np.log(30)
+
+    assert abs(error()) < 1e-9
+    monkeypatch.setattr(nerv, "NEWTON_ITER", 10**9)
+    assert abs(error(max_iter=100)) > 1.0  # the search before: 100 Newton steps
 
 
 # ----------------------------------------------------------------- estimator checks

@@ -154,6 +154,8 @@ ENTROPY_TOL = 1e-10
 #: A Newton step shorter than this fraction of the bracket that has not halved the
 #: error stalls, and the row bisects (:func:`calibrate_precisions`).
 STALL = 1e-3
+#: Newton iterations of a row before it only bisects (:func:`calibrate_precisions`).
+NEWTON_ITER = 100
 _LOG_RANGE = 50.0
 
 
@@ -200,7 +202,7 @@ class _Block:
     flat: np.ndarray
 
 
-def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
+def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=NEWTON_ITER + 50):
     """Precisions ``beta_i = 1 / sigma_i^2`` giving every row the perplexity ``k``.
 
     Solves ``H(p_{.|i}) = log k`` with ``p_{j|i} propto exp(-beta_i d2_ij)`` for all
@@ -211,12 +213,17 @@ def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
     a first Newton step can overshoot to where only the tied nearest points count;
     the slope there is set by the rounding of the tied distances, so plain Newton
     steps creep, and the row ended at a precision of rounding noise (found on UCI
-    car: 511 or 1,204 of 1,728 rows at ``beta ~ 1e17``, by BLAS kernel; tested). On
-    every calibration of the relevance paper's protocol the rule left the precisions
-    bit for bit as they were. Not caught: Newton steps that jump across the root
-    from one end of the bracket to the other while barely shrinking it (one point of
-    2,000 in ``benchmarks/bench_relevance.py``'s data ends off its perplexity); such
-    a row is counted with those that cannot reach ``log k``. Rows that cannot reach
+    car: 511 or 1,204 of 1,728 rows at ``beta ~ 1e17``, by BLAS kernel; tested).
+    Newton steps can also bounce from one end of the bracket to the other while
+    barely shrinking it (a 2-cycle: found on one point of 2,000 in
+    ``benchmarks/bench_relevance.py``'s map, and on one USPS image of the relevance
+    paper's Table 2, draw 7, leak-free reading, ``k = 120``; each ended far from
+    ``log k`` and was reported as a point with duplicates; tested), so after
+    :data:`NEWTON_ITER` iterations a row that has not converged only bisects: from
+    the initial bracket of width ``2 *`` :data:`_LOG_RANGE`, 47 halvings reach its
+    ``1e-12`` floor, so with the default ``max_iter`` every row that can reach
+    ``log k`` does. A row that converges within :data:`NEWTON_ITER` iterations (the
+    earlier iteration limit) is left bit for bit as it was. Rows that cannot reach
     ``log k`` (more than ``k`` duplicates at their smallest distance) end at the
     edge of the searched range.
 
@@ -229,7 +236,7 @@ def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
         ``k``, at most the number of pairs of any row.
     start : ndarray of shape (n_rows,), optional
         Initial precisions (a warm start).
-    max_iter : int, default=100
+    max_iter : int, default=NEWTON_ITER + 50
 
     Returns
     -------
@@ -242,7 +249,7 @@ def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
     lo, hi = centre - _LOG_RANGE, centre + _LOG_RANGE
     t = centre if start is None else np.clip(np.log(start), lo, hi)
     previous = np.full_like(t, np.inf)  # the last error
-    for _ in range(max_iter):
+    for iteration in range(max_iter):
         entropy, slope = _entropy(d2, pairs, np.exp(t))
         error = entropy - target
         active = (np.abs(error) > ENTROPY_TOL) & (hi - lo > 1e-12)
@@ -254,7 +261,8 @@ def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=100):
             newton = t - error / slope
         inside = np.isfinite(newton) & (newton > lo) & (newton < hi)
         stalled = (np.abs(newton - t) < STALL * (hi - lo)) & (np.abs(error) > np.abs(previous) / 2)
-        t = np.where(active, np.where(inside & ~stalled, newton, (lo + hi) / 2), t)
+        newton_step = inside & ~stalled & (iteration < NEWTON_ITER)
+        t = np.where(active, np.where(newton_step, newton, (lo + hi) / 2), t)
         previous = error
     return np.exp(t)
 
