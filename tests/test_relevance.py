@@ -395,13 +395,18 @@ def test_all_pairs_and_spread_are_the_index_gathers():
     np.testing.assert_array_equal(uneven.spread(values[:, 0]), values[uneven.rows, 0])
 
 
+def _one_row(d2):
+    """The pairs of one row with the squared distances ``d2``."""
+    return _Pairs.from_rows(np.zeros(d2.size, dtype=int), np.arange(d2.size), 1)
+
+
 def test_calibration_reaches_the_perplexity_where_the_nearest_distances_tie():
     """A row of car's design (exact ties: 6 nearest at 9, 9 next at 32/3): plain Newton
     jumps to where only the 6 nearest count, the slope there is the rounding of their
     mean, and its steps crept to beta ~ 1e17 (entropy log 6, not log 10)."""
     X = _factorial([4, 4, 4, 3, 3, 3])
     d2 = np.round(((X[1:] - X[0]) ** 2).sum(axis=1), 9)
-    pairs = _Pairs(np.zeros(d2.size, dtype=int), np.arange(d2.size), np.array([0, d2.size]))
+    pairs = _one_row(d2)
     precision = calibrate_precisions(d2, pairs, 10)
     entropy, _ = _entropy(d2, pairs, precision)
     assert abs(entropy[0] - np.log(10)) < 1e-9
@@ -416,7 +421,7 @@ def test_calibration_ends_a_newton_two_cycle_by_bisection(monkeypatch):
     Y = 5 * np.column_stack([np.cos(angle), np.sin(angle)])
     Y += np.random.default_rng(18).normal(size=Y.shape)
     d2 = np.delete(((Y - Y[223]) ** 2).sum(axis=1), 223)
-    pairs = _Pairs(np.zeros(d2.size, dtype=int), np.arange(d2.size), np.array([0, d2.size]))
+    pairs = _one_row(d2)
 
     def error(**kwargs):
         precision = calibrate_precisions(d2, pairs, 30, **kwargs)
