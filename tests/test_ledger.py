@@ -76,10 +76,13 @@ def test_totals_follow_the_rows(tmp_path):
     text = _ledgers(tmp_path, {})
     summary = cost_summary(tmp_path)
     assert summary.loc["a", "wall_s"] == 180.0 and summary.loc["b", "cpu_s"] == 60.0
-    assert summarise(pd.read_csv(tmp_path / "a" / "cost.csv"))["steps"] == 2
+    totals = summarise(pd.read_csv(tmp_path / "a" / "cost.csv"))
+    assert totals["steps"] == 2 and totals["longest_step"] == "s1"
+    assert totals["longest_step_s"] == 120.0
     rendered = render_costs(summary, ["a", "b"])
     total = rendered.split("| all papers")[1].split("|")
     assert float(total[1]) == 3.5 and float(total[2]) == 7.0  # minutes, summed
+    assert "| s1 (2.0) " in rendered.split("| b ")[0]  # a's longest step, in minutes
     assert text in rendered
     assert "at the papers' settings took 4 min of wall time, within the target of 90" in rendered
 

@@ -395,6 +395,34 @@ def test_all_pairs_and_spread_are_the_index_gathers():
     np.testing.assert_array_equal(uneven.spread(values[:, 0]), values[uneven.rows, 0])
 
 
+@pytest.mark.parametrize("widths", ["fixed", "adaptive"])
+@pytest.mark.parametrize("n_candidates", [None, 12])
+def test_kept_q_terms_change_no_bit(monkeypatch, widths, n_candidates):
+    """``log q`` and ``q`` kept between evaluations (and dropped when a refresh adds
+    pairs) give the objective and gradient of recomputing them, bit for bit, over
+    blocks of a few rows."""
+    monkeypatch.setattr(nerv, "BLOCK", 100)  # blocks of 2 rows
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(40, 4))
+    Y = np.column_stack([X[:, 0] + 0.1 * rng.normal(size=40), X[:, 1]])
+    options = dict(widths=widths, n_candidates=n_candidates)
+    kept, recomputed = (
+        NeRVObjective(X, Y, 5, **options),
+        NeRVObjective(X, Y, 5, cache_floats=0, **options),
+    )
+    grew = []
+    for theta in ([1.0, 1.0, 1.0, 1.0], [2.0, 0.5, 0.0, 1.0], [0.1, 3.0, 1.0, 0.2]):
+        theta = np.array(theta)
+        grew.append(kept.refresh(theta))
+        assert recomputed.refresh(theta) == grew[-1]
+        for _ in range(2):
+            (value, gradient), (expected, expected_gradient) = kept(theta), recomputed(theta)
+            assert value == expected
+            np.testing.assert_array_equal(gradient, expected_gradient)
+    assert any(grew) == (n_candidates is not None)  # kept terms of old pairs were dropped
+    assert len(kept._q_terms_kept) == 20 and not recomputed._q_terms_kept
+
+
 def _one_row(d2):
     """The pairs of one row with the squared distances ``d2``."""
     return _Pairs.from_rows(np.zeros(d2.size, dtype=int), np.arange(d2.size), 1)

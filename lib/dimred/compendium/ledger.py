@@ -147,17 +147,21 @@ def run_parameters(notebook):
 
 def summarise(frame):
     """One paper's totals from its ``cost.csv``: wall and CPU time summed over the steps,
-    the largest step's peak memory, and the machine.
+    the largest step's peak memory, the longest step and the machine.
 
     Returns
     -------
     dict
-        ``wall_s``, ``cpu_s``, ``peak_mib``, ``steps``, ``machine``.
+        ``wall_s``, ``cpu_s``, ``peak_mib``, ``steps``, ``longest_step`` (its name),
+        ``longest_step_s`` (its wall time), ``machine``.
     """
+    longest = frame.loc[frame["wall_s"].idxmax()] if len(frame) else {"step": "", "wall_s": 0.0}
     return {
         "wall_s": float(frame["wall_s"].sum()),
         "cpu_s": float(frame["cpu_s"].sum()),
         "peak_mib": float(frame["peak_mib"].max()),
         "steps": len(frame),
+        "longest_step": longest["step"],
+        "longest_step_s": float(longest["wall_s"]),
         "machine": frame["machine"].iloc[0] if len(frame) else "",
     }

@@ -600,8 +600,8 @@ def cost_summary(figures_dir=None):
     -------
     DataFrame
         One row per paper with a ledger: ``wall_s``, ``cpu_s``, ``peak_mib``, ``steps``,
-        ``machine`` and ``parameters`` (those its published notebook ran with beyond the
-        defaults, :func:`~.ledger.run_parameters`).
+        ``longest_step``, ``longest_step_s``, ``machine`` and ``parameters`` (those its
+        published notebook ran with beyond the defaults, :func:`~.ledger.run_parameters`).
     """
     figures_dir = Path(figures_dir or paths.FIGURES_DIR)
     rows = {}
@@ -615,10 +615,10 @@ def cost_summary(figures_dir=None):
 
 
 def render_costs(summary, papers=None, target_minutes=TARGET_FIGURES_MINUTES):
-    """Markdown of :func:`cost_summary`: minutes per paper and their sum, the parameters
-    and machines they ran with, and whether they make a full ``make figures`` at the
-    papers' settings (every paper in ``papers``, no parameter changed) to hold against
-    ``target_minutes``."""
+    """Markdown of :func:`cost_summary`: minutes per paper and their sum, each paper's
+    longest step, the parameters and machines they ran with, and whether they make a
+    full ``make figures`` at the papers' settings (every paper in ``papers``, no
+    parameter changed) to hold against ``target_minutes``."""
     if summary.empty:
         return "No run has written a `cost.csv` yet."
     table = pd.DataFrame(
@@ -632,6 +632,11 @@ def render_costs(summary, papers=None, target_minutes=TARGET_FIGURES_MINUTES):
     total = table.sum().to_frame("all papers").T
     total["peak memory (GiB)"] = table["peak memory (GiB)"].max()
     table = pd.concat([table, total.round(2)])
+    longest = [
+        f"{step} ({seconds / 60:.1f})"
+        for step, seconds in zip(summary["longest_step"], summary["longest_step_s"], strict=True)
+    ]
+    table.insert(len(table.columns), "longest step (min)", [*longest, ""])
     table.insert(len(table.columns), "parameters", [*summary["parameters"], ""])
     table.index.name = "paper"
     machines = summary["machine"].unique()

@@ -76,7 +76,11 @@ Every pair or candidate pairs (``neighbors``)
 ---------------------------------------------
 Everything is evaluated by blocks of :data:`BLOCK` rows' worth of pairs; the
 squared distances come from blocks of the Gram matrix ``X_lambda X_lambda^T``
-(BLAS, zero-relevance columns dropped), so no ``N x N`` array is ever held.
+(BLAS, zero-relevance columns dropped), so no ``N x N`` array is ever formed.
+``log q`` and ``q`` depend on ``Y`` and its widths only: they are computed at the
+first evaluation and kept while the pairs stay, as long as they fit in
+:data:`CACHE_FLOATS` (every pair of up to about 4,000 points); beyond, each
+evaluation recomputes them, the same values bit for bit.
 The widths are always calibrated over every other point (the exact widths).
 ``neighbors="all"`` sums over every pair: the exact reference, O(N^2) work per
 step besides the BLAS products. An integer ``M`` (``"auto"``: :data:`AUTO_FACTOR`
@@ -89,7 +93,7 @@ than :data:`MASS_TOL` of either distribution; ``p`` and ``q`` are normalised ove
 :data:`REFRESH_EVERY` Rprop steps the candidates of the current ``X_lambda`` (and
 widths) are added to ``S_i`` -- sets only grow, so this ends -- and the fit stops
 when Rprop has converged and a refresh adds nothing. Memory O(N |S_i|) plus one
-block.
+block (plus the kept ``log q`` and ``q``, at most :data:`CACHE_FLOATS` floats).
 
 The fixed ``M`` alone is not enough: with fixed widths and many features the
 optimal ``X_lambda`` spreads ``p`` over many more than ``k`` points (USPS-like data,
@@ -97,9 +101,9 @@ optimal ``X_lambda`` spreads ``p`` over many more than ``k`` points (USPS-like d
 for 99% of ``p``), and the pairs near in ``X_lambda`` but far in ``Y`` carry a large
 ``p log(p / q)``; the ``5 k`` nearest alone then gave relevances 25% off
 (relative to the largest; Spearman 0.956). With the probability floor they are
-3% off (Spearman 1.0) with 25% of the pairs, 2.2 times faster than every pair;
-on set1 with two noise dimensions (``N = 180``) within 0.1%
-(``benchmarks/bench_relevance.py``, ``tests/test_relevance.py``).
+about 3% off with about a quarter of the pairs, on set1 with two noise dimensions
+(``N = 180``) within 0.1% (``tests/test_relevance.py``; the agreement, the share of
+pairs and the time against every pair: ``make bench``, ``benchmarks/bench_relevance.py``).
 
 Tie rule: the ``M`` nearest in ``X_lambda`` are taken in increasing (squared
 distance rounded to :data:`TIE_RTOL` times the largest squared norm of the centred
@@ -140,6 +144,9 @@ AUTO_FACTOR = 5
 TIE_RTOL = 1e-10
 #: Floats per block of squared distances (at least one row).
 BLOCK = 2**20
+#: Floats :class:`NeRVObjective` may keep between evaluations for ``log q`` and ``q``
+#: (two per pair): 256 MiB, every pair of up to about 4,000 points.
+CACHE_FLOATS = 2**25
 #: Rprop's factors and step bounds (Riedmiller & Braun 1993).
 ETA_PLUS, ETA_MINUS = 1.2, 0.5
 STEP_BOUNDS = (1e-6, 50.0)
@@ -190,14 +197,13 @@ class _Pairs:
 @dataclass(frozen=True)
 class _Block:
     """Consecutive rows ``index`` with their pairs (rows numbered from 0), the pairs'
-    squared distances in ``X_lambda`` (``d2``) and ``Y`` (``dy2``), the block of
-    ``X_lambda X_lambda^T`` and the pairs' positions in it (``flat``: indices, or a
-    boolean mask when every pair is used)."""
+    squared distances in ``X_lambda`` (``d2``), the block of ``X_lambda X_lambda^T``
+    and the pairs' positions in it (``flat``: indices, or a boolean mask when every
+    pair is used)."""
 
     index: np.ndarray
     pairs: _Pairs
     d2: np.ndarray
-    dy2: np.ndarray
     gram: np.ndarray
     flat: np.ndarray
 
@@ -306,7 +312,8 @@ class NeRVObjective:
     """``Q_k^NeRV(X_lambda, Y) + delta sum_l theta_l`` and its gradient in ``theta = lambda^2``.
 
     Calling the object with ``theta`` returns ``(value, gradient)``, evaluated block
-    by block of rows (memory O(:data:`BLOCK`) plus the candidate pairs);
+    by block of rows (memory O(:data:`BLOCK`) plus the candidate pairs and the kept
+    ``log q`` and ``q``, class Notes);
     :meth:`refresh` adds the candidates of a new ``theta``. The widths (calibrated
     over every other point) and the first candidates are those of ``lambda = 1``.
     See the module docstring.
@@ -326,6 +333,9 @@ class NeRVObjective:
     bandwidth : {"perplexity", "kth_neighbor"}, default="perplexity"
         How ``k`` sets the widths (module docstring); ``"kth_neighbor"`` only
         with ``widths="fixed"``.
+    cache_floats : int, default=CACHE_FLOATS
+        Most floats kept between evaluations for ``log q`` and ``q`` (two per
+        pair); ``0`` recomputes them at every evaluation (Notes).
 
     Attributes
     ----------
@@ -339,6 +349,15 @@ class NeRVObjective:
         ``"kth_neighbor"`` their width is the distance to the nearest distinct point).
     pairs : _Pairs or None
         The candidate pairs; ``None`` when every pair is used.
+
+    Notes
+    -----
+    ``log q_{j|i}`` and ``q_{j|i}`` depend on ``Y`` and its widths only, not on
+    ``theta``: they are computed once per block and kept while the pairs stay
+    (every pair, or until :meth:`refresh` adds some), when both fit in
+    ``cache_floats``; otherwise each evaluation recomputes them. The values are
+    the same either way, bit for bit (``tests/test_relevance.py``; ``make bench``
+    times both).
     """
 
     def __init__(
@@ -352,6 +371,7 @@ class NeRVObjective:
         cost="sum",
         n_candidates=None,
         bandwidth="perplexity",
+        cache_floats=CACHE_FLOATS,
     ):
         if bandwidth == "kth_neighbor" and widths != "fixed":
             raise ValueError("bandwidth='kth_neighbor' needs widths='fixed'.")
@@ -364,6 +384,7 @@ class NeRVObjective:
         self.scale = 1.0 / n if cost == "mean" else 1.0
         self.n_candidates = n - 1 if n_candidates is None else min(n_candidates, n - 1)
         self.pairs = None
+        self.cache_floats = cache_floats
         start = np.ones(X.shape[1])
         self._calibrate(start)
         if self.n_candidates < n - 1:
@@ -377,8 +398,10 @@ class NeRVObjective:
         self.precision_x, self.precision_y = np.empty(n), np.empty(n)
         self.unreached = {"X": 0, "Y": 0}
         target = np.log(self.n_neighbors)
+        self._q_terms_kept = {}  # they depend on the widths in Y
         for block in self._blocks(theta):
-            spaces = (("X", block.d2, self.precision_x), ("Y", block.dy2, self.precision_y))
+            dy2 = self._y_distances(block)
+            spaces = (("X", block.d2, self.precision_x), ("Y", dy2, self.precision_y))
             for space, d2, precision in spaces:
                 if self.bandwidth == "kth_neighbor":
                     precision[block.index], missed = kth_neighbor_precisions(
@@ -418,6 +441,8 @@ class NeRVObjective:
             cols.append(c)
         rows = np.concatenate(rows)
         grew = self.pairs is None or rows.size > self.pairs.rows.size
+        if grew:
+            self._q_terms_kept = {}
         self.pairs = _Pairs.from_rows(rows, np.concatenate(cols), n)
         return grew
 
@@ -434,7 +459,9 @@ class NeRVObjective:
         return _Pairs(rows, self.pairs.cols[start:stop], indptr)
 
     def _blocks(self, theta):
-        """The consecutive blocks of rows with their pairs and squared distances."""
+        """The consecutive blocks of rows with their pairs and squared distances in
+        ``X_lambda`` (each row's squared norm plus every point's, less twice the Gram
+        block, in that order whichever pairs are kept)."""
         Xl = self._scaled(theta)
         squares = np.einsum("ij,ij->i", Xl, Xl)
         n = Xl.shape[0]
@@ -444,10 +471,30 @@ class NeRVObjective:
             else:
                 pairs = self._slice(index)
                 flat = pairs.rows * n + pairs.cols
-            d2 = pairs.spread(squares[index]) + squares[pairs.cols] - 2 * gram.ravel()[flat]
-            difference = pairs.spread(self.Y[index]) - self.Y[pairs.cols]
-            dy2 = np.einsum("ij,ij->i", difference, difference)
-            yield _Block(index, pairs, np.maximum(d2, 0.0, out=d2), dy2, gram, flat)
+            d2 = (squares[index, None] + squares - 2 * gram).ravel()[flat]
+            yield _Block(index, pairs, np.maximum(d2, 0.0, out=d2), gram, flat)
+
+    def _y_distances(self, block):
+        """Squared distances in ``Y`` of a block's pairs."""
+        difference = block.pairs.spread(self.Y[block.index]) - self.Y[block.pairs.cols]
+        return np.einsum("ij,ij->i", difference, difference)
+
+    def _q_terms(self, block):
+        """``log q`` and ``q`` of a block's pairs, kept between evaluations while the
+        pairs stay and they fit in ``cache_floats`` (class Notes)."""
+        start = int(block.index[0])
+        if start in self._q_terms_kept:
+            return self._q_terms_kept[start]
+        pairs = block.pairs
+        log_q = pairs.log_softmax(
+            -pairs.spread(self.precision_y[block.index]) * self._y_distances(block)
+        )
+        terms = log_q, np.exp(log_q)
+        n = self.X.shape[0]
+        n_pairs = n * (n - 1) if self.pairs is None else self.pairs.rows.size
+        if 2 * n_pairs <= self.cache_floats:
+            self._q_terms_kept[start] = terms
+        return terms
 
     def __call__(self, theta):
         """Objective and gradient at ``theta``.
@@ -490,8 +537,8 @@ class NeRVObjective:
             )
         beta = pairs.spread(self.precision_x[index])
         log_p = pairs.log_softmax(-beta * d2)
-        log_q = pairs.log_softmax(-pairs.spread(self.precision_y[index]) * block.dy2)
-        p, q = np.exp(log_p), np.exp(log_q)
+        log_q, q = self._q_terms(block)
+        p = np.exp(log_p)
         log_ratio = log_p - log_q
         gamma = self.gamma
         divergence = np.sum((gamma * p - (1 - gamma) * q) * log_ratio)
