@@ -121,8 +121,8 @@ report.show(protocol.map_artefacts(data, scored, p));
 # count, the slope there is the rounding of their mean, and the steps crept until the iteration limit. Many of
 # car's widths (how many depended on the BLAS kernel) ended at precisions set by rounding noise, and the
 # relevances of car moved from kernel to kernel. The search now bisects when Newton stalls, and a row that
-# has not converged after 100 Newton steps (Newton can also bounce between the ends of its bracket) only bisects
-# (`dimred.relevance.nerv.calibrate_precisions`, both cases tested). Where a map stacks more than `k` points on
+# has not converged after `NEWTON_ITER` Newton steps (Newton can also bounce between the ends of its bracket)
+# only bisects (`dimred.relevance.nerv.calibrate_precisions`, both cases tested). Where a map stacks more than `k` points on
 # one location (`stacked` in `agreement_fits`), no width can give `k` neighbours; the note below counts those
 # fits.
 #
