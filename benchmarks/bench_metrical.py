@@ -1,11 +1,21 @@
-"""Benchmark: closed-form z_i (Eq. (1), O(M n)) against the pairwise double sum (O(M^2 n)).
+"""Benchmarks of the metrical-importance paper: two exact speed-ups, each timed in one
+process against the computation it replaces.
 
-Run with ``make bench``. Both are timed in the same process on Bank Marketing's
-``bank-full.csv`` (45,211 rows, 7 numeric + 9 categorical features): the closed form
-:data:`REPEATS` times, the pairwise sum (about two minutes on two cores) once. The
-report gives the speed ratio and the largest difference of the two results, written
-to ``figures/metrical_importance/benchmark.{csv,md}`` (timings of the machine it ran
-on), and the finding ``closed_form_speed`` to ``findings.csv`` beside the notebook's.
+1. Closed-form z_i (Eq. (1), O(M n)) against the pairwise double sum (O(M^2 n)), on
+   Bank Marketing's ``bank-full.csv`` (45,211 rows, 7 numeric + 9 categorical
+   features): the closed form :data:`REPEATS` times, the pairwise sum (about two
+   minutes on two cores) once. Written to ``figures/metrical_importance/benchmark``
+   with the finding ``closed_form_speed``.
+2. The discard curves' random forest: scikit-learn's pipeline
+   (:func:`~dimred.experiments.metrical_importance.discard.make_classifier`, fitted
+   and predicting the test part) against
+   :func:`~dimred.utils.forest.forest_proba` on the codes computed once per split,
+   on the paper's three data sets with every feature, :data:`FOREST_SEEDS` seeds
+   each. Written to ``figures/metrical_importance/benchmark_forest`` with the
+   finding ``forest_speed``.
+
+Tables and findings (``findings.csv``, beside the notebook's) hold the timings of the
+machine it ran on.
 
 ``python benchmarks/bench_metrical.py [ROWS [FOLDER]]`` times the first ``ROWS`` rows
 only and writes to ``FOLDER`` instead (a quick check).
@@ -22,15 +32,25 @@ from sklearn.preprocessing import LabelEncoder
 
 from dimred import load_bank_marketing
 from dimred.compendium import paths
-from dimred.compendium.reporting import finding_row, format_spread, write_findings, write_table
+from dimred.compendium.reporting import (
+    finding_row,
+    format_spread,
+    write_benchmark,
+    write_table,
+)
+from dimred.experiments.metrical_importance.discard import _make_split, make_classifier
+from dimred.experiments.metrical_importance.protocol import ALL_DATA, DATA, DATASETS
 from dimred.importance.metrical import (
     encode_mixed,
     within_class_sq_distances,
     within_class_sq_distances_pairwise,
 )
+from dimred.utils.forest import forest_proba
 
 #: Timings of the closed form (milliseconds each: repeats are cheap).
 REPEATS = 10
+#: Seeds (forests) timed per data set and way.
+FOREST_SEEDS = 10
 
 
 def timings(function, repeat):
@@ -65,6 +85,69 @@ def speed_finding(closed_s, pairwise_s, rows, max_difference, data):
         spread=f"min-max over {ratios.size} repeats of the closed form",
         note=f"the pairwise sum ({pairwise_s:.3g} s) is timed once, the closed form "
         f"{closed_s.size} times: the spread is that of the closed form's repeats only",
+    )
+
+
+def forest_row(name, seeds=FOREST_SEEDS):
+    """One data set: scikit-learn's forest pipeline and the lean forest, per seed."""
+    bunch = DATASETS[name]()
+    split = _make_split(bunch.frame, bunch.target, bunch.categorical, 0.2, 0)
+    columns = list(range(split.categorical.size))
+    order = sorted(columns, key=lambda column: split.categorical[column])
+    codes = split.codes_train[:, order], split.y_train, split.codes_test[:, order]
+    pipeline_s, lean_s, difference = [], [], 0.0
+    for seed in range(seeds):
+        model = make_classifier("random_forest", split.categorical, seed)
+        start = time.perf_counter()
+        reference = model.fit(split.X_train, split.y_train).predict_proba(split.X_test)
+        pipeline_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        proba = forest_proba(*codes, seed)
+        lean_s.append(time.perf_counter() - start)
+        difference = max(difference, float(np.abs(proba - reference).max()))
+    pipeline_s, lean_s = np.array(pipeline_s), np.array(lean_s)
+    return {
+        "benchmark": "discard curves' random forest: pipeline vs forest_proba",
+        "data_set": name,
+        "training_rows": len(split.y_train),
+        "features": len(columns),
+        "trees": 100,
+        "seeds": seeds,
+        "cores": os.cpu_count(),
+        "pipeline_s": round(float(np.median(pipeline_s)), 4),
+        "forest_proba_s": round(float(np.median(lean_s)), 4),
+        "speed_ratio": round(float(np.median(pipeline_s / lean_s)), 2),
+        "speed_ratio_min": round(float(np.min(pipeline_s / lean_s)), 2),
+        "speed_ratio_max": round(float(np.max(pipeline_s / lean_s)), 2),
+        "max_abs_difference": difference,
+        "data": DATA[name],
+    }
+
+
+def forest_finding(report):
+    """The finding ``forest_speed``: the ratio per data set, medians over seeds."""
+    parts = [
+        f"{row.data_set} ({row.training_rows:,} training rows) {row.speed_ratio:.1f}× "
+        f"({row.speed_ratio_min:.1f}–{row.speed_ratio_max:.1f}×)"
+        for row in report.itertuples()
+    ]
+    statement = (
+        "The discard curves' random forests (100 trees, every feature) are grown by "
+        "`forest_proba` on categorical codes computed once per split instead of "
+        "scikit-learn's pipeline fitted per subset, with the same trees: `make bench` "
+        f"times both in one process on {os.cpu_count()} cores, median over "
+        f"{report['seeds'].iloc[0]} seeds: " + "; ".join(parts) + ". Largest difference of the "
+        f"probabilities: {report['max_abs_difference'].max():.1g} (`benchmark_forest.md`)."
+    )
+    ratios = report["speed_ratio"].to_numpy()
+    return finding_row(
+        "forest_speed",
+        "Speed",
+        statement,
+        "pipeline time / forest_proba time, median over seeds, per data set (benchmark)",
+        ratios,
+        data=ALL_DATA,
+        spread=f"min-max over the {ratios.size} data sets of the per-seed medians",
     )
 
 
@@ -103,10 +186,13 @@ def main(rows=None, folder=None):
         ]
     )
     write_table(report, folder / "benchmark", index=False, data=data)
-    finding = speed_finding(closed_s, pairwise_s, len(y), max_difference, data)
-    write_findings([finding], folder, f"make bench ({Path(__file__).name})")
     print(report.to_markdown(index=False))
-    print(finding["statement"])
+    forests = pd.DataFrame([forest_row(name) for name in sorted(DATASETS)])
+    findings = [
+        speed_finding(closed_s, pairwise_s, len(y), max_difference, data),
+        forest_finding(forests),
+    ]
+    write_benchmark(forests, folder / "benchmark_forest", findings, ALL_DATA, __file__)
 
 
 if __name__ == "__main__":

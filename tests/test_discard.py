@@ -91,3 +91,42 @@ def test_two_classes_required():
     X = pd.DataFrame({"a": np.arange(9.0)})
     with pytest.raises(ValueError, match="two classes"):
         discard_curves(X, np.arange(9) % 3, {"o": [0]}, np.array([False]), progress=False)
+
+
+def test_forest_curves_equal_the_pipeline():
+    """The random forest's F1 from the codes computed once per split equals that of
+    ``make_classifier``'s pipeline fitted on each subset (numeric and categorical
+    columns interleaved, a level seen only in the test part)."""
+    from sklearn.metrics import f1_score
+
+    from dimred.experiments.metrical_importance.discard import (
+        _f1_of,
+        _make_split,
+        make_classifier,
+    )
+
+    rng = np.random.default_rng(3)
+    y = np.where(rng.random(300) < 0.3, "rare", "common")
+    levels = rng.choice(["u", "v", "w"], 300)
+    levels[-1] = "only_here"
+    X = pd.DataFrame(
+        {
+            "level": pd.Categorical(levels),
+            "signal": (y == "rare") + rng.normal(size=300),
+            "grade": pd.Categorical(rng.choice([3, 1, 2], 300)),
+            "count": rng.integers(0, 50, 300),
+        }
+    )
+    categorical = np.array([True, False, True, False])
+    split = _make_split(X, y, categorical, 0.2, 0)
+    f1 = []
+    for kept in [(0, 1, 2, 3), (0, 2), (1, 3), (2,)]:
+        columns = list(kept)
+        for seed in (0, 1):
+            model = make_classifier("random_forest", categorical[columns], seed)
+            model.fit(split.X_train.iloc[:, columns], split.y_train)
+            predicted = model.predict(split.X_test.iloc[:, columns])
+            expected = f1_score(split.y_test, predicted, pos_label=split.positive)
+            assert _f1_of(split, kept, "random_forest", seed) == expected
+            f1.append(expected)
+    assert len(set(f1)) > 2  # the subsets and seeds give different scores

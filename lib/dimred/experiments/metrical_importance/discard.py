@@ -8,7 +8,11 @@ forest (averaged over repeated runs), an SVM and XGBoost, default settings.
 
 Every distinct (kept features, classifier, run) fit is done once, whichever
 orders share it, through joblib (so a dask backend scales it out) with a tqdm
-progress bar.
+progress bar. The random forests, tens of thousands at the paper's 100 runs, are
+grown by :func:`~dimred.utils.forest.forest_proba` on categorical codes computed once
+per split: the same probabilities, bit for bit, as the pipeline of
+:func:`make_classifier`, without scikit-learn's per-tree and per-fit overhead
+(``tests/test_discard.py`` compares the two; ``make bench`` times them).
 """
 
 from dataclasses import dataclass
@@ -23,6 +27,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
 from sklearn.svm import SVC
 
+from ...utils.forest import forest_proba
 from ...utils.parallel import run_tasks
 
 __all__ = ["CLASSIFIERS", "DiscardCurves", "discard_curves", "reverse_name", "with_reverses"]
@@ -61,7 +66,9 @@ def make_classifier(name, categorical, seed):
     """One of the three classifiers with library defaults.
 
     - ``random_forest``: :class:`~sklearn.ensemble.RandomForestClassifier`
-      (100 trees), categorical features as ordinal codes.
+      (100 trees), categorical features as ordinal codes. The curves compute its
+      predictions with :func:`~dimred.utils.forest.forest_proba` (:func:`_forest_f1`),
+      which this pipeline's are equal to.
     - ``svm``: :class:`~sklearn.svm.SVC` (RBF, C=1) on standardised numeric and
       one-hot categorical features (R's ``e1071::svm`` also scales and one-hot
       encodes by default).
@@ -106,7 +113,9 @@ def make_classifier(name, categorical, seed):
 
 @dataclass(frozen=True)
 class _Split:
-    """The 80/20 split the curves are measured on."""
+    """The 80/20 split the curves are measured on, and its columns as the random
+    forest's pipeline encodes them (categorical levels as ordinal codes fitted on the
+    training part, unknown levels ``-1``; :func:`_forest_codes`)."""
 
     X_train: pd.DataFrame
     X_test: pd.DataFrame
@@ -114,11 +123,42 @@ class _Split:
     y_test: np.ndarray
     categorical: np.ndarray
     positive: object
+    codes_train: np.ndarray
+    codes_test: np.ndarray
+
+
+def _forest_codes(X_train, X_test, categorical):
+    """Both parts as float arrays, categorical columns as the pipeline's ordinal codes.
+
+    The codes of a column depend on that column's training levels only, so encoding
+    every column once gives, for any subset of columns, the values the pipeline of
+    :func:`make_classifier` computes on that subset.
+    """
+    columns = np.flatnonzero(categorical)
+    parts = [part.to_numpy(dtype=object) for part in (X_train, X_test)]
+    if columns.size:
+        encoder = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+        encoder.fit(X_train.iloc[:, columns])
+        for part, frame in zip(parts, (X_train, X_test), strict=True):
+            part[:, columns] = encoder.transform(frame.iloc[:, columns])
+    return [part.astype(np.float64) for part in parts]
+
+
+def _forest_f1(split, columns, seed):
+    """The random forest's F1 with the pipeline's column order: numeric columns
+    first, then categorical ones (:func:`make_classifier`)."""
+    order = sorted(columns, key=lambda column: split.categorical[column])  # stable
+    codes_train, codes_test = split.codes_train[:, order], split.codes_test[:, order]
+    proba = forest_proba(codes_train, split.y_train, codes_test, seed)
+    predicted = np.unique(split.y_train).take(proba.argmax(axis=1))
+    return f1_score(split.y_test, predicted, pos_label=split.positive)
 
 
 def _f1_of(split, kept, classifier, seed):
     """F1 of the minority class with only the features ``kept``."""
     columns = list(kept)
+    if classifier == "random_forest":
+        return _forest_f1(split, columns, seed)
     model = make_classifier(classifier, split.categorical[columns], seed)
     model.fit(split.X_train.iloc[:, columns], split.y_train)
     predicted = model.predict(split.X_test.iloc[:, columns])
@@ -216,17 +256,7 @@ def discard_curves(
     -------
     DiscardCurves
     """
-    labels, y, counts = np.unique(np.asarray(y), return_inverse=True, return_counts=True)
-    if labels.size != 2:
-        raise ValueError(f"discard_curves needs two classes; got {labels.size}.")
-    X_train, X_test, y_train, y_test = train_test_split(
-        _string_categories(X, categorical),
-        y,
-        test_size=test_size,
-        stratify=y,
-        random_state=random_state,
-    )
-    split = _Split(X_train, X_test, y_train, y_test, np.asarray(categorical), counts.argmin())
+    split = _make_split(X, y, categorical, test_size, random_state)
     steps = _steps(orders)
     subsets = sorted({kept for _, _, kept in steps}, key=lambda s: (-len(s), s))
     seeds = {
@@ -252,6 +282,23 @@ def discard_curves(
         for run, f1 in enumerate(scores[kept, name])
     ]
     return DiscardCurves(pd.DataFrame(rows))
+
+
+def _make_split(X, y, categorical, test_size, random_state):
+    """The stratified split, labels coded ``0, 1`` in sorted order, and its codes."""
+    labels, y, counts = np.unique(np.asarray(y), return_inverse=True, return_counts=True)
+    if labels.size != 2:
+        raise ValueError(f"discard_curves needs two classes; got {labels.size}.")
+    X_train, X_test, y_train, y_test = train_test_split(
+        _string_categories(X, categorical),
+        y,
+        test_size=test_size,
+        stratify=y,
+        random_state=random_state,
+    )
+    categorical = np.asarray(categorical)
+    codes = _forest_codes(X_train, X_test, categorical)
+    return _Split(X_train, X_test, y_train, y_test, categorical, counts.argmin(), *codes)
 
 
 def _string_categories(X, categorical):
