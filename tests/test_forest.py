@@ -38,10 +38,13 @@ def test_the_seed_matters():
     assert not np.array_equal(forest_proba(X, y, X_test, 0), forest_proba(X, y, X_test, 1))
 
 
-def test_rejects_missing_values_and_mismatched_rows():
+def test_rejects_missing_values_mismatched_rows_and_no_trees():
     X, y, X_test = _data(50, 3, 2, 0)
     X[0, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         forest_proba(X, y, X_test, 0)
     with pytest.raises(ValueError, match="features"):
         forest_proba(X_test, y[: len(X_test)], X_test[:, :2], 0)
+    for trees in (0, 2.0):
+        with pytest.raises(ValueError, match="n_estimators"):
+            forest_proba(X_test, y[: len(X_test)], X_test, 0, trees)

@@ -21,7 +21,7 @@ NOTEBOOK_FINDINGS = {
     "remark2_flaw",
     "empirical_scaling",
 }
-BENCH_FINDINGS = {"closed_form_speed"}
+BENCH_FINDINGS = {"closed_form_speed", "forest_speed"}
 #: Findings measured over the forest seeds.
 SEEDED = NOTEBOOK_FINDINGS - {"text_vs_tables", "feature_numbering"}
 
@@ -175,6 +175,11 @@ def test_committed_findings_summarise_the_committed_tables():
     assert speed["value"] == pytest.approx(bench["speed_ratio"], rel=1e-3)
     assert speed["n_draws"] == bench["closed_form_repeats"] >= 3
     assert speed["produced_by"] == "make bench (bench_metrical.py)"
+    forests = read(folder, "benchmark_forest")
+    forest = found.loc["forest_speed"]
+    assert forest["value"] == pytest.approx(forests["speed_ratio"].median(), rel=1e-6)
+    assert forest["n_draws"] == len(forests) == 3 and (forests["seeds"] >= MIN_DRAWS).all()
+    assert (forests["max_abs_difference"] == 0).all()  # the same forests, bit for bit
 
 
 def test_committed_run_restates_its_settings():

@@ -1,13 +1,13 @@
 """A random forest's class probabilities without scikit-learn's per-tree overhead.
 
 ``RandomForestClassifier(random_state=seed, n_jobs=1).fit(X, y).predict_proba(X_test)``
-spends about 1 ms per tree outside its Cython tree builder: a clone of the tree
-estimator with a parameter round trip (``get_params``/``set_params``), two fresh
-``RandomState`` objects, the tree's target checks (``check_classification_targets``,
-``np.unique``), ``_check_sample_weight`` and one joblib dispatch per tree, fitting and
-predicting. On the metrical-importance paper's data sets (216 to 3,617 training rows,
-100 trees) that is 25 % (Bank) to 90 % (Heart) of a forest's time, and the paper's
-discard curves fit tens of thousands of forests.
+does work per tree outside its Cython tree builder: a clone of the tree estimator with
+a parameter round trip (``get_params``/``set_params``), two fresh ``RandomState``
+objects, the tree's target checks (``check_classification_targets``, ``np.unique``),
+``_check_sample_weight`` and one joblib dispatch per tree, fitting and predicting. On
+data sets of a few hundred rows that outweighs building the tree, and the
+metrical-importance paper's discard curves fit tens of thousands of forests (``make
+bench``: ``figures/metrical_importance/benchmark_forest.md`` times both).
 
 :func:`forest_proba` grows the same trees with the same Cython objects
 (``Gini``, ``BestSplitter``, ``DepthFirstTreeBuilder``) and the same random draws,
@@ -64,6 +64,8 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100):
         Mean of the trees' class frequencies at the leaves, columns in the order of
         ``np.unique(y)``: equal, bit for bit, to the forest's ``predict_proba``.
     """
+    if not isinstance(n_estimators, int | np.integer) or n_estimators < 1:
+        raise ValueError(f"n_estimators must be a positive integer; got {n_estimators!r}.")
     X, y = check_X_y(X, y, dtype=np.float32)
     X_test = check_array(X_test, dtype=np.float32)
     if X_test.shape[1] != X.shape[1]:
