@@ -38,7 +38,7 @@ def test_the_seed_matters():
     assert not np.array_equal(forest_proba(X, y, X_test, 0), forest_proba(X, y, X_test, 1))
 
 
-def test_rejects_missing_values_mismatched_rows_and_no_trees():
+def test_rejects_missing_values_mismatched_rows_no_trees_and_no_seed():
     X, y, X_test = _data(50, 3, 2, 0)
     X[0, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
@@ -48,3 +48,5 @@ def test_rejects_missing_values_mismatched_rows_and_no_trees():
     for trees in (0, 2.0):
         with pytest.raises(ValueError, match="n_estimators"):
             forest_proba(X_test, y[: len(X_test)], X_test, 0, trees)
+    with pytest.raises(ValueError, match="random_state"):
+        forest_proba(X_test, y[: len(X_test)], X_test, None)

@@ -23,10 +23,13 @@ in the order the forest makes them:
    number of trees (``ForestClassifier.predict_proba`` with one job).
 
 The default forest is the one reproduced: Gini criterion, ``max_features="sqrt"``,
-bootstrap, fully grown trees. ``tests/test_forest.py`` checks that the probabilities
-equal scikit-learn's bit for bit on the paper's data sets and on synthetic ones; the
-module builds on scikit-learn's private tree classes, so that test guards any
-scikit-learn version other than the pinned one.
+bootstrap, fully grown trees. The probabilities equal scikit-learn's bit for bit:
+``tests/test_forest.py`` compares them on synthetic data (tied values, three classes,
+one feature), ``tests/test_discard.py`` the curves' F1 on a mixed frame, and ``make
+bench`` on the paper's three data sets (``benchmark_forest``'s ``max_abs_difference``,
+which ``tests/test_notebook_metrical_importance.py`` requires to be 0). The module
+builds on scikit-learn's private tree classes, so these tests guard any scikit-learn
+version other than the pinned one.
 """
 
 import numpy as np
@@ -54,7 +57,7 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100):
     X_test : array-like of shape (n_test, n_features)
         Rows to predict.
     random_state : int
-        The forest's seed.
+        The forest's seed (an integer: the result is a function of it).
     n_estimators : int, default=100
         Number of trees (scikit-learn's default).
 
@@ -66,6 +69,8 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100):
     """
     if not isinstance(n_estimators, int | np.integer) or n_estimators < 1:
         raise ValueError(f"n_estimators must be a positive integer; got {n_estimators!r}.")
+    if not isinstance(random_state, int | np.integer):
+        raise ValueError(f"random_state must be an integer seed; got {random_state!r}.")
     X, y = check_X_y(X, y, dtype=np.float32)
     X_test = check_array(X_test, dtype=np.float32)
     if X_test.shape[1] != X.shape[1]:
@@ -76,7 +81,7 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100):
     n_classes = np.array([classes.size], dtype=np.intp)
     max_features = max(1, int(np.sqrt(n_features)))
     tree_seeds = np.random.RandomState(random_state)
-    tree_state = np.random.RandomState()
+    tree_state = np.random.RandomState(0)  # re-seeded for every tree
     proba = np.zeros((X_test.shape[0], classes.size))
     for _ in range(n_estimators):
         seed = tree_seeds.randint(MAX_INT)
