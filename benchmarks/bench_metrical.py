@@ -194,7 +194,7 @@ def main(rows=None, folder=None):
         speed_finding(closed_s, pairwise_s, len(y), max_difference, data),
         forest_finding(forests),
     ]
-    write_benchmark(forests, folder / "benchmark_forest", findings, ALL_DATA, __file__)
+    write_benchmark(forests, folder / "benchmark_forest", findings, None, __file__)
 
 
 if __name__ == "__main__":

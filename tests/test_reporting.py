@@ -15,6 +15,7 @@ from dimred.compendium.reporting import (
     render_findings,
     reproduction_row,
     status_summary,
+    write_benchmark,
     write_findings,
     write_reproduction,
     write_table,
@@ -67,6 +68,21 @@ def test_write_table_writes_csv_and_markdown_and_says_which_data(tmp_path):
         with pytest.raises(ValueError, match="data label"):
             write_table(frame.assign(data=bad), tmp_path / "u")
     write_table(frame.assign(data=["stand-in (x)", "published"]), tmp_path / "v")
+
+
+def test_benchmark_names_its_data_once_or_row_by_row(tmp_path):
+    report = pd.DataFrame({"ratio": [2.0, 3.0]})
+    speed = finding_row("speed", "Speed", "fast", "ratio", [2.0, 3.0], data="synthetic")
+    write_benchmark(report, tmp_path / "one", [speed], "synthetic (toy)", "bench_x.py")
+    assert pd.read_csv(tmp_path / "one.csv")["data"].tolist() == ["synthetic (toy)"] * 2
+    rows = report.assign(data=["real (a)", "real (b)"])
+    write_benchmark(rows, tmp_path / "each", [speed], None, "bench_x.py")
+    assert pd.read_csv(tmp_path / "each.csv")["data"].tolist() == ["real (a)", "real (b)"]
+    assert pd.read_csv(tmp_path / "findings.csv")["produced_by"].tolist() == [
+        "make bench (bench_x.py)"
+    ]
+    with pytest.raises(ValueError, match="which data"):
+        write_benchmark(report, tmp_path / "none", [speed], None, "bench_x.py")
 
 
 def test_findings_keep_their_spread_and_other_producers(tmp_path):

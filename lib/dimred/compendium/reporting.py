@@ -304,8 +304,9 @@ def write_benchmark(report, stem, findings, data, script):
         ``figures/<paper>/benchmark_<name>`` (without suffix).
     findings : list of dict
         :func:`finding_row` rows.
-    data : str
-        Which data the benchmark ran on (:func:`check_data_label`).
+    data : str or None
+        Which data the benchmark ran on (:func:`check_data_label`); None: the report's
+        own ``data`` column names it row by row.
     script : str
         The benchmark's file (``__file__``).
     """
