@@ -3,17 +3,21 @@
 A ``LocalCluster`` with two worker processes stands in for a real cluster (the same
 scheduler, workers and transfers as ``make figures DASK_SCHEDULER=tcp://host:8786``).
 Two papers' quick sweeps run through it, as their notebooks run them: BVP's t-SNE sweeps
-over perplexities and draws, and the relevance paper's Fig. 2 draws of set1. Their
+over perplexities and draws, and the relevance paper's Fig. 2 draws of set1; and the
+metrical paper's random-forest runs (its discard curves, on a small mixed frame). Their
 tables are written by :class:`~dimred.compendium.reporting.Report` and compared, byte
 for byte, with those of the same steps run in local joblib workers.
 """
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
+from dimred.compendium.reporting import Artefacts, Report
 from dimred.experiments import bvp
 from dimred.experiments import relevance_learning as relevance
+from dimred.experiments.metrical_importance.discard import discard_curves, with_reverses
 from dimred.utils.parallel import SCHEDULER_VARIABLE, run_tasks, scheduler_client, use_scheduler
 
 distributed = pytest.importorskip("distributed")
@@ -29,7 +33,29 @@ def _relevance_draws():
     return relevance.figure2_draws(None, load_published(relevance.PAPER), p)
 
 
-STEPS = {"bvp": _bvp_sweeps, "relevance_learning": _relevance_draws}
+def _metrical_forest_runs():
+    rng = np.random.default_rng(0)
+    y = np.where(rng.random(200) < 0.3, "rare", "common")
+    X = pd.DataFrame(
+        {
+            "signal": (y == "rare") + rng.normal(size=200),
+            "level": pd.Categorical(rng.choice(["u", "v", "w"], 200)),
+            "noise": rng.normal(size=200),
+        }
+    )
+    orders = with_reverses({"good": [2, 1, 0]})
+    categorical = np.array([False, True, False])
+    curves = discard_curves(
+        X, y, orders, categorical, classifiers=["random_forest"], n_rf_runs=4, progress=False
+    )
+    return Artefacts(tables={"forest_runs": curves.runs}, data="synthetic (mixed frame)")
+
+
+STEPS = {
+    "bvp": _bvp_sweeps,
+    "metrical_importance": _metrical_forest_runs,
+    "relevance_learning": _relevance_draws,
+}
 
 
 def _tables(step, folder):
