@@ -111,7 +111,7 @@ def forest_row(name, seeds=FOREST_SEEDS):
         "data_set": name,
         "training_rows": len(split.y_train),
         "features": len(columns),
-        "trees": 100,
+        "trees": model[-1].n_estimators,
         "seeds": seeds,
         "cores": os.cpu_count(),
         "pipeline_s": round(float(np.median(pipeline_s)), 4),
