@@ -38,7 +38,11 @@ from dimred.compendium.reporting import (
     write_benchmark,
     write_table,
 )
-from dimred.experiments.metrical_importance.discard import _make_split, make_classifier
+from dimred.experiments.metrical_importance.discard import (
+    _forest_inputs,
+    _make_split,
+    make_classifier,
+)
 from dimred.experiments.metrical_importance.protocol import ALL_DATA, DATA, DATASETS
 from dimred.importance.metrical import (
     encode_mixed,
@@ -93,8 +97,7 @@ def forest_row(name, seeds=FOREST_SEEDS):
     bunch = DATASETS[name]()
     split = _make_split(bunch.frame, bunch.target, bunch.categorical, 0.2, 0)
     columns = list(range(split.categorical.size))
-    order = sorted(columns, key=lambda column: split.categorical[column])
-    codes = split.codes_train[:, order], split.y_train, split.codes_test[:, order]
+    codes = _forest_inputs(split, columns)
     pipeline_s, lean_s, difference = [], [], 0.0
     for seed in range(seeds):
         model = make_classifier("random_forest", split.categorical, seed)

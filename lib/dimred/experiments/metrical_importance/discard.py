@@ -92,10 +92,7 @@ def make_classifier(name, categorical, seed):
     if name == "random_forest":
         encode = make_column_transformer(
             ("passthrough", numeric_cols),
-            (
-                OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1),
-                categorical_cols,
-            ),
+            (_level_codes(), categorical_cols),
         )
         return make_pipeline(encode, RandomForestClassifier(random_state=seed, n_jobs=1))
     if name == "svm":
@@ -109,6 +106,12 @@ def make_classifier(name, categorical, seed):
 
         return XGBClassifier(enable_categorical=True, random_state=seed, n_jobs=1)
     raise ValueError(f"Unknown classifier {name!r}; expected one of {CLASSIFIERS}.")
+
+
+def _level_codes():
+    """The random forest's encoding of categorical levels: ordinal codes, ``-1`` for a
+    level the training part did not have."""
+    return OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
 
 
 @dataclass(frozen=True)
@@ -137,19 +140,22 @@ def _forest_codes(X_train, X_test, categorical):
     columns = np.flatnonzero(categorical)
     parts = [part.to_numpy(dtype=object) for part in (X_train, X_test)]
     if columns.size:
-        encoder = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
-        encoder.fit(X_train.iloc[:, columns])
+        encoder = _level_codes().fit(X_train.iloc[:, columns])
         for part, frame in zip(parts, (X_train, X_test), strict=True):
             part[:, columns] = encoder.transform(frame.iloc[:, columns])
     return [part.astype(np.float64) for part in parts]
 
 
-def _forest_f1(split, columns, seed):
-    """The random forest's F1 with the pipeline's column order: numeric columns
-    first, then categorical ones (:func:`make_classifier`)."""
+def _forest_inputs(split, columns):
+    """Training codes, labels and test codes of ``columns`` in the pipeline's column
+    order: numeric columns first, then categorical ones (:func:`make_classifier`)."""
     order = sorted(columns, key=lambda column: split.categorical[column])  # stable
-    codes_train, codes_test = split.codes_train[:, order], split.codes_test[:, order]
-    proba = forest_proba(codes_train, split.y_train, codes_test, seed)
+    return split.codes_train[:, order], split.y_train, split.codes_test[:, order]
+
+
+def _forest_f1(split, columns, seed):
+    """The random forest's F1 on ``columns`` (:func:`_forest_inputs`)."""
+    proba = forest_proba(*_forest_inputs(split, columns), seed)
     predicted = np.unique(split.y_train).take(proba.argmax(axis=1))
     return f1_score(split.y_test, predicted, pos_label=split.positive)
 
