@@ -24,6 +24,8 @@ from dimred.relevance.nerv import (
     _entropy,
     _off_diagonal,
     _Pairs,
+    _scatter_without_diagonal,
+    _without_diagonal,
     calibrate_precisions,
     rprop,
 )
@@ -378,21 +380,56 @@ def test_invalid_parameters_and_warnings():
     assert model.unreached_ == {"X": 0, "Y": 30}
 
 
-def test_all_pairs_and_spread_are_the_index_gathers():
-    """The objective's mask-and-repeat form of every pair of a block is the
-    ``np.nonzero`` / ``values[rows]`` form, bit for bit, also for uneven rows."""
-    index, n = np.arange(3, 7), 10
-    pairs, mask = _off_diagonal(index, n)
+@pytest.mark.parametrize(
+    "index, n", [(np.arange(3, 7), 10), (np.arange(0, 1), 5), (np.arange(4), 4)]
+)
+def test_all_pairs_are_the_index_gathers(index, n):
+    """Every pair of a block, its entries off the diagonal (three slices), the weights
+    scattered back and the column sums (``np.add.reduce`` over the rows) are the
+    ``np.nonzero`` / mask / ``values[rows]`` / ``np.bincount`` forms, bit for bit, for
+    a block in the middle, a single row and the whole matrix."""
+    rng = np.random.default_rng(0)
     keep = np.ones((index.size, n), dtype=bool)
     keep[np.arange(index.size), index] = False
     rows, cols = np.nonzero(keep)
+    pairs = _off_diagonal(index, n)
     np.testing.assert_array_equal(pairs.rows, rows)
     np.testing.assert_array_equal(pairs.cols, cols)
-    np.testing.assert_array_equal(mask, keep.ravel())
-    values = np.random.default_rng(0).normal(size=(index.size, 2))
+    block = rng.normal(size=(index.size, n))
+    np.testing.assert_array_equal(_without_diagonal(block, index[0]), block.ravel()[keep.ravel()])
+    weights = rng.normal(size=rows.size) * 10.0 ** rng.integers(-8, 8, rows.size)
+    expected = np.zeros((index.size, n))
+    expected[rows, cols] = weights
+    transposed = np.asfortranarray(block)  # not C-contiguous: written to a copy
+    np.testing.assert_array_equal(
+        _scatter_without_diagonal(weights, transposed, index[0]), expected
+    )
+    scattered = _scatter_without_diagonal(weights, block, index[0])
+    assert np.shares_memory(scattered, block)  # the Gram block's memory, in place
+    np.testing.assert_array_equal(block, expected)
+    sums = np.add.reduce(block, axis=0)
+    assert sums.tobytes() == np.bincount(cols, weights, minlength=n).tobytes()
+    values = rng.normal(size=(index.size, 2))
     np.testing.assert_array_equal(pairs.spread(values), values[rows])
     uneven = _Pairs.from_rows(np.array([0, 0, 0, 2, 3, 3]), np.array([1, 2, 3, 0, 0, 1]), 4)
-    np.testing.assert_array_equal(uneven.spread(values[:, 0]), values[uneven.rows, 0])
+    per_row = rng.normal(size=4)
+    np.testing.assert_array_equal(uneven.spread(per_row), per_row[uneven.rows])
+
+
+def test_column_sums_keep_the_order_of_the_pairs():
+    """``np.add.reduce`` over the rows adds each column's weights in row order, as
+    ``np.bincount`` over the pairs does: on values where the order of the additions
+    changes the sum, both give the sum of that order."""
+    index, n = np.arange(2, 7), 8
+    pairs = _off_diagonal(index, n)
+    weights = np.tile([1e16, 1.0, -1e16, 1.0, 1.0, 3.0, -7.0], index.size)
+    block = _scatter_without_diagonal(weights, np.empty((index.size, n)), index[0])
+    sums = np.add.reduce(block, axis=0)
+    sequential = np.zeros(n)
+    for col, weight in zip(pairs.cols, weights, strict=True):
+        sequential[col] += weight
+    assert sums.tobytes() == sequential.tobytes()
+    assert sums.tobytes() == np.bincount(pairs.cols, weights, minlength=n).tobytes()
 
 
 @pytest.mark.parametrize("widths", ["fixed", "adaptive"])

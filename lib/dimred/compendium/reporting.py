@@ -103,6 +103,7 @@ COST_DATA = "mixed (every data set of the run)"
 README_BEGIN = "<!-- reproduction-status:begin -->"
 README_END = "<!-- reproduction-status:end -->"
 COST_BEGIN, COST_END = "<!-- cost:begin -->", "<!-- cost:end -->"
+ATTRIBUTION_BEGIN, ATTRIBUTION_END = "<!-- attribution:begin -->", "<!-- attribution:end -->"
 #: Wall time a full ``make figures`` at the papers' settings should stay within (2 cores).
 TARGET_FIGURES_MINUTES = 90
 _KINDS = "|".join(re.escape(kind) for kind in DATA_KINDS)
@@ -577,14 +578,38 @@ def assemble(figures_dir=None, readme=None):
             sections += [""]
     costs = render_costs(cost_summary(figures_dir), _papers())
     sections += ["## Cost of the runs (`cost.csv`)", "", costs, ""]
+    attribution = cost_attribution(figures_dir)
+    if attribution is not None:
+        sections += ["## Where the time goes (`cost_attribution.csv`)", "", attribution, ""]
+        _refresh_block(readme_path(readme), ATTRIBUTION_BEGIN, ATTRIBUTION_END, attribution)
     report = figures_dir / "REPRODUCTION.md"
     report.write_text("\n".join(sections))
-    readme = Path(readme or paths.ROOT / "README.md")
+    readme = readme_path(readme)
     _refresh_block(readme, README_BEGIN, README_END, table)
     _refresh_block(readme, COST_BEGIN, COST_END, costs)
     for paper, frame in findings.items():
         _refresh_block(readme, *findings_markers(paper), render_findings(frame))
     return report
+
+
+def readme_path(readme=None):
+    """The README the report refreshes (the repository's by default)."""
+    return Path(readme or paths.ROOT / "README.md")
+
+
+def cost_attribution(figures_dir=None):
+    """Markdown of where the ledgers' time goes (:mod:`.attribution`), or ``None``
+    without ``figures/cost_attribution.csv``."""
+    from .attribution import attributed_minutes, render_attribution
+
+    figures_dir = Path(figures_dir or paths.FIGURES_DIR)
+    csv = figures_dir / "cost_attribution.csv"
+    if not csv.exists():
+        return None
+    ledgers = {
+        path.parent.name: pd.read_csv(path) for path in sorted(figures_dir.glob("*/cost.csv"))
+    }
+    return render_attribution(attributed_minutes(pd.read_csv(csv), ledgers), TARGET_FIGURES_MINUTES)
 
 
 def _papers():

@@ -77,8 +77,8 @@ Every pair or candidate pairs (``neighbors``)
 Everything is evaluated by blocks of :data:`BLOCK` rows' worth of pairs; the
 squared distances come from blocks of the Gram matrix ``X_lambda X_lambda^T``
 (BLAS, zero-relevance columns dropped), so no ``N x N`` array is ever formed.
-``log q`` and ``q`` depend on ``Y`` and its widths only: they are computed at the
-first evaluation and kept while the pairs stay, as long as they fit in
+``log q`` and ``(1 - gamma) q`` depend on ``Y`` and its widths only: they are computed
+at the first evaluation and kept while the pairs stay, as long as they fit in
 :data:`CACHE_FLOATS` (every pair of up to about 4,000 points); beyond, each
 evaluation recomputes them, the same values bit for bit.
 The widths are always calibrated over every other point (the exact widths).
@@ -93,7 +93,7 @@ than :data:`MASS_TOL` of either distribution; ``p`` and ``q`` are normalised ove
 :data:`REFRESH_EVERY` Rprop steps the candidates of the current ``X_lambda`` (and
 widths) are added to ``S_i`` -- sets only grow, so this ends -- and the fit stops
 when Rprop has converged and a refresh adds nothing. Memory O(N |S_i|) plus one
-block (plus the kept ``log q`` and ``q``, at most :data:`CACHE_FLOATS` floats).
+block (plus the kept ``log q`` and ``(1 - gamma) q``, at most :data:`CACHE_FLOATS` floats).
 
 The fixed ``M`` alone is not enough: with fixed widths and many features the
 optimal ``X_lambda`` spreads ``p`` over many more than ``k`` points (USPS-like data,
@@ -144,8 +144,8 @@ AUTO_FACTOR = 5
 TIE_RTOL = 1e-10
 #: Floats per block of squared distances (at least one row).
 BLOCK = 2**20
-#: Floats :class:`NeRVObjective` may keep between evaluations for ``log q`` and ``q``
-#: (two per pair): 256 MiB, every pair of up to about 4,000 points.
+#: Floats :class:`NeRVObjective` may keep between evaluations for ``log q`` and
+#: ``(1 - gamma) q`` (two per pair): 256 MiB, every pair of up to about 4,000 points.
 CACHE_FLOATS = 2**25
 #: Rprop's factors and step bounds (Riedmiller & Braun 1993).
 ETA_PLUS, ETA_MINUS = 1.2, 0.5
@@ -197,15 +197,13 @@ class _Pairs:
 @dataclass(frozen=True)
 class _Block:
     """Consecutive rows ``index`` with their pairs (rows numbered from 0), the pairs'
-    squared distances in ``X_lambda`` (``d2``), the block of ``X_lambda X_lambda^T``
-    and the pairs' positions in it (``flat``: indices, or a boolean mask when every
-    pair is used)."""
+    squared distances in ``X_lambda`` (``d2``) and the block of ``X_lambda X_lambda^T``
+    (its memory is reused for the pair weights, :meth:`NeRVObjective._product`)."""
 
     index: np.ndarray
     pairs: _Pairs
     d2: np.ndarray
     gram: np.ndarray
-    flat: np.ndarray
 
 
 def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=NEWTON_ITER + 50):
@@ -466,13 +464,13 @@ class NeRVObjective:
         squares = np.einsum("ij,ij->i", Xl, Xl)
         n = Xl.shape[0]
         for index, gram in _gram_blocks(Xl):
+            D = squares[index, None] + squares - 2 * gram
             if self.pairs is None:
-                pairs, flat = _off_diagonal(index, n)
+                pairs, d2 = _off_diagonal(index, n), _without_diagonal(D, index[0])
             else:
                 pairs = self._slice(index)
-                flat = pairs.rows * n + pairs.cols
-            d2 = (squares[index, None] + squares - 2 * gram).ravel()[flat]
-            yield _Block(index, pairs, np.maximum(d2, 0.0, out=d2), gram, flat)
+                d2 = D.ravel()[pairs.rows * n + pairs.cols]
+            yield _Block(index, pairs, np.maximum(d2, 0.0, out=d2), gram)
 
     def _y_distances(self, block):
         """Squared distances in ``Y`` of a block's pairs."""
@@ -480,8 +478,8 @@ class NeRVObjective:
         return np.einsum("ij,ij->i", difference, difference)
 
     def _q_terms(self, block):
-        """``log q`` and ``q`` of a block's pairs, kept between evaluations while the
-        pairs stay and they fit in ``cache_floats`` (class Notes)."""
+        """``log q`` and ``(1 - gamma) q`` of a block's pairs, kept between evaluations
+        while the pairs stay and they fit in ``cache_floats`` (class Notes)."""
         start = int(block.index[0])
         if start in self._q_terms_kept:
             return self._q_terms_kept[start]
@@ -489,7 +487,7 @@ class NeRVObjective:
         log_q = pairs.log_softmax(
             -pairs.spread(self.precision_y[block.index]) * self._y_distances(block)
         )
-        terms = log_q, np.exp(log_q)
+        terms = log_q, (1 - self.gamma) * np.exp(log_q)
         n = self.X.shape[0]
         n_pairs = n * (n - 1) if self.pairs is None else self.pairs.rows.size
         if 2 * n_pairs <= self.cache_floats:
@@ -510,23 +508,28 @@ class NeRVObjective:
             part, weights = self._block_terms(block)
             quality += part
             degree[block.index] += block.pairs.sum(weights)
-            degree += np.bincount(block.pairs.cols, weights, minlength=n)
-            cross += np.einsum("ij,ij->j", self.X[block.index], self._product(block, weights))
+            product, column_sums = self._product(block, weights)
+            degree += column_sums
+            cross += np.einsum("ij,ij->j", self.X[block.index], product)
         self.quality = self.scale * quality
         gradient = degree @ (self.X * self.X) - 2 * cross
         return self.quality + self.delta * theta.sum(), gradient + self.delta
 
     def _product(self, block, weights):
-        """``W X`` for a block's weights ``W``: sparse for candidate pairs, else the
-        weights are scattered into the Gram block's memory for one BLAS product."""
+        """``W X`` and the column sums of ``W`` for a block's weights ``W``.
+
+        Candidate pairs: a sparse product, and ``np.bincount`` over the pairs' columns.
+        Every pair: the weights are scattered into the Gram block's memory for one BLAS
+        product, and the column sums are ``np.add.reduce`` over its rows: the same
+        additions in the same order as ``np.bincount`` (row by row, each row's own
+        column adding ``+0.0``), bit for bit (``tests/test_relevance.py``).
+        """
         if self.pairs is not None:
-            shape = (block.index.size, self.X.shape[0])
-            W = sp.csr_matrix((weights, block.pairs.cols, block.pairs.indptr), shape=shape)
-            return W @ self.X
-        W = block.gram
-        W.fill(0.0)
-        W.ravel()[block.flat] = weights
-        return W @ self.X
+            n, pairs = self.X.shape[0], block.pairs
+            W = sp.csr_matrix((weights, pairs.cols, pairs.indptr), shape=(block.index.size, n))
+            return W @ self.X, np.bincount(pairs.cols, weights, minlength=n)
+        W = _scatter_without_diagonal(weights, block.gram, block.index[0])
+        return W @ self.X, np.add.reduce(W, axis=0)
 
     def _block_terms(self, block):
         """The block's summed divergences and pair weights ``W_ij`` (module docstring)."""
@@ -535,29 +538,70 @@ class NeRVObjective:
             self.precision_x[index] = calibrate_precisions(
                 d2, pairs, self.n_neighbors, start=self.precision_x[index]
             )
-        beta = pairs.spread(self.precision_x[index])
-        log_p = pairs.log_softmax(-beta * d2)
-        log_q, q = self._q_terms(block)
+        minus_beta = pairs.spread(-self.precision_x[index])
+        log_p = pairs.log_softmax(minus_beta * d2)
+        log_q, q_part = self._q_terms(block)  # log q, (1 - gamma) q
         p = np.exp(log_p)
         log_ratio = log_p - log_q
-        gamma = self.gamma
-        divergence = np.sum((gamma * p - (1 - gamma) * q) * log_ratio)
-        h = gamma * p * log_ratio - (1 - gamma) * q
+        p_part = self.gamma * p
+        divergence = np.sum((p_part - q_part) * log_ratio)
+        h = p_part * log_ratio - q_part
         dq_da = h - p * pairs.spread(pairs.sum(h))
         if self.widths == "adaptive":
             dq_da = dq_da - _width_term(dq_da, p, log_p, d2, pairs)
-        return divergence, -self.scale * beta * dq_da
+        if self.scale != 1.0:
+            minus_beta = pairs.spread(-self.scale * self.precision_x[index])
+        return divergence, minus_beta * dq_da
 
 
 def _off_diagonal(index, n):
-    """All pairs ``(index[a], j)``, ``j != index[a]``, rows numbered from 0, and their
-    positions in the block (a boolean mask of the raveled ``index.size x n`` block)."""
-    keep = np.ones((index.size, n), dtype=bool)
-    keep[np.arange(index.size), index] = False
+    """All pairs ``(index[a], j)``, ``j != index[a]``, rows numbered from 0."""
     others = np.arange(n - 1)
     cols = others + (others >= index[:, None])  # skip each row's own column
     rows = np.repeat(np.arange(index.size), n - 1)
-    return _Pairs(rows, cols.ravel(), np.arange(index.size + 1) * (n - 1)), keep.ravel()
+    return _Pairs(rows, cols.ravel(), np.arange(index.size + 1) * (n - 1))
+
+
+def _diagonal(block, start):
+    """Positions of the rows' own columns in ``block.ravel()``, ``block`` holding rows
+    ``start, start + 1, ...`` of an ``n x n`` matrix: ``start + a (n + 1)``, a slice."""
+    rows, n = block.shape
+    return slice(start, start + 1 + (rows - 1) * (n + 1), n + 1)
+
+
+def _between(flat, diagonal, shape):
+    """The entries strictly between consecutive diagonal ones (``n`` apart): a view of
+    shape ``(rows - 1, n)`` of the raveled block ``flat``."""
+    rows, n = shape
+    return flat[diagonal.start + 1 : diagonal.stop].reshape(rows - 1, n + 1)[:, :n]
+
+
+def _without_diagonal(block, start):
+    """The entries of ``block`` off their row's own column, row by row, as a new array
+    (:func:`_diagonal`): ``block.ravel()[mask]`` of the off-diagonal mask, copied by
+    three slices instead of the mask."""
+    flat, diagonal = block.ravel(), _diagonal(block, start)
+    inner = _between(flat, diagonal, block.shape)
+    head, tail = diagonal.start, diagonal.start + inner.size
+    out = np.empty(flat.size - block.shape[0])
+    out[:head] = flat[:head]
+    out[head:tail].reshape(inner.shape)[...] = inner
+    out[tail:] = flat[diagonal.stop :]
+    return out
+
+
+def _scatter_without_diagonal(values, block, start):
+    """``block`` holding ``values`` off the rows' own columns (the inverse of
+    :func:`_without_diagonal`) and ``0`` on them, written in place when ``block`` is
+    C-contiguous (the Gram block is); returns the written array."""
+    flat, diagonal = block.reshape(-1), _diagonal(block, start)
+    inner = _between(flat, diagonal, block.shape)
+    head, tail = diagonal.start, diagonal.start + inner.size
+    flat[:head] = values[:head]
+    inner[...] = values[head:tail].reshape(inner.shape)
+    flat[diagonal.stop :] = values[tail:]
+    flat[diagonal] = 0.0
+    return flat.reshape(block.shape)
 
 
 def _width_term(dq_da, p, log_p, d2, pairs):
