@@ -1,8 +1,8 @@
 """Where the full run's time goes: the compendium's longest steps sampled with py-spy and
 attributed to the code that spent it (a measurement script: not a test, not a CI step).
 
-Every step of at least :data:`MIN_SECONDS` in the committed ledgers
-(``figures/<paper>/cost.csv``) is run again at the paper's settings in a process of
+Every step of at least 100 s in the committed ledgers (``figures/<paper>/cost.csv``;
+:data:`JOBS` lists them) is run again at the paper's settings in a process of
 its own, with py-spy attached to it and its joblib workers (``--native
 --subprocesses``) for the step only: the data loading and the steps it needs first are
 not sampled. Where a step repeats one unit of work (draws, seeds, runs, epochs), fewer
@@ -10,9 +10,9 @@ repetitions are run (:data:`JOBS` says which); the two longest t-SNE steps of th
 survey are sampled for their first :data:`WINDOW` seconds. Each step's samples are
 attributed with :mod:`dimred.compendium.attribution`, and its shares are applied to
 the step's wall time in the committed ledger, so the minutes add up to the ledger's.
-Sampling slows the processes (py-spy stops them to read their native stacks: steps ran
-1.5 to 2.5 times longer here), so only the shares are used, never the sampled times; each
-step is sampled once, at :data:`RATE` samples per second and thread.
+Sampling slows the processes (py-spy stops them to read their native stacks), so only the
+shares are used, never the sampled times; each step is sampled once, at :data:`RATE`
+samples per second and thread.
 
     python scripts/profile_costs.py [--jobs NAME ...] [--reuse]
 
@@ -40,8 +40,6 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "build" / "profile"
 FIGURES = ROOT / "figures"
-#: Ledger steps shorter than this (seconds) are not sampled.
-MIN_SECONDS = 100.0
 #: Samples per second and thread.
 RATE = 10
 #: Seconds sampled of the steps that are cut short.
