@@ -250,8 +250,9 @@ def render_attribution(minutes, target_minutes):
         f"{target_minutes} min; {own:.1f} min of them is the compendium's own code "
         f"(`dimred`, with the NumPy and BLAS it calls: {split}) and {libraries:.1f} min "
         "the libraries' (whose implementations define the tables' numbers). With the "
-        f"libraries' time as it is, the target needs {over / own:.0%} of the compendium's "
-        "own time taken off."
+        "libraries' time as it is, the target needs "
+        + (f"{over / own:.0%} of the compendium's own time" if own > 0 else "time that is not ours")
+        + " taken off."
         if over > 0
         else f"The ledgers sum to {total:.1f} min, within the target of {target_minutes} min."
     )
