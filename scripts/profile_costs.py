@@ -237,12 +237,10 @@ def shares_table():
 
 def write(shares):
     """``figures/cost_attribution.{csv,md}``; print the summary the report will show."""
-    from dimred.compendium.attribution import attributed_minutes, render_attribution
-    from dimred.compendium.reporting import COST_DATA, TARGET_FIGURES_MINUTES, write_table
+    from dimred.compendium.reporting import COST_DATA, cost_attribution, write_table
 
     write_table(shares.round({"share": 4}), FIGURES / "cost_attribution", False, COST_DATA)
-    ledgers = {csv.parent.name: pd.read_csv(csv) for csv in sorted(FIGURES.glob("*/cost.csv"))}
-    print(render_attribution(attributed_minutes(shares, ledgers), TARGET_FIGURES_MINUTES))
+    print(cost_attribution(FIGURES))
 
 
 def main(argv=None):
