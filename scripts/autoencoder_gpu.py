@@ -24,8 +24,10 @@ script runs what needs one, on a machine that has one, in three steps:
     here: checks that the codes scored with this machine's pinned scikit-learn give the
     GPU machine's accuracies, and writes ``figures/awa2_dr_survey/table13_gpu.{csv,md}``
     (accuracy per code size, kernel and schedule: mean and sd over the seeds, the
-    published value and the notebook's CPU run beside it) and
-    ``figures/awa2_dr_survey/autoencoder_gpu_cost.{csv,md}`` (seconds per fit).
+    published value and the notebook's CPU run beside it; ``table13_gpu_seeds``: each
+    seed's) and ``figures/awa2_dr_survey/autoencoder_gpu_cost.{csv,md}`` (seconds per fit,
+    the CPU's beside them; ``autoencoder_gpu_fits``: each fit's), with the findings
+    ``ae_gpu_*`` (:mod:`dimred.experiments.awa2_dr_survey.gpu`).
 
     python scripts/autoencoder_gpu.py prepare .gpu
     python scripts/autoencoder_gpu.py train .gpu OUT [--budget SECONDS]
@@ -282,8 +284,12 @@ def report(out, folder, written=FIGURES):
     table = gpu.accuracy_table(scores, pd.read_csv(FIGURES / "table13.csv"), schedules)
     predicted = pd.read_csv(FIGURES / "cost_predicted.csv", index_col="method")["predicted_s"]
     cpu = pd.read_csv(FIGURES / "table13_metrics.csv", index_col="metric")["value"]
-    costs = gpu.cost_table(pd.read_csv(out / "cost.csv"), environment, predicted, cpu, len(SEEDS))
+    fits = pd.read_csv(out / "cost.csv")
+    costs = gpu.cost_table(fits, environment, predicted, cpu, len(SEEDS))
+    write_table(scores, written / "table13_gpu_seeds", index=False, data=gpu.STANDIN)
     write_table(table, written / "table13_gpu", index=False, data=gpu.STANDIN)
+    fits["data"] = np.where(fits["set"] == "stand-in", gpu.STANDIN, gpu.AWA2_LIKE)
+    write_table(fits, written / "autoencoder_gpu_fits", index=False)
     write_table(costs, written / "autoencoder_gpu_cost", index=False)
     rows = gpu.gpu_findings(table, costs, environment, difference, schedules, SEEDS)
     write_findings(rows, written, PRODUCER)
