@@ -30,7 +30,7 @@ script runs what needs one, on a machine that has one, in three steps:
     ``ae_gpu_*`` (:mod:`dimred.experiments.awa2_dr_survey.gpu`).
 
     python scripts/autoencoder_gpu.py prepare .gpu
-    python scripts/autoencoder_gpu.py train .gpu OUT [--budget SECONDS]
+    python scripts/autoencoder_gpu.py train .gpu OUT [--budget SECONDS] [--awa2-only D ...]
     python scripts/autoencoder_gpu.py report OUT [.gpu]
 
 ``train`` writes each result as soon as it has it, and skips the last AwA2-size fit when
@@ -262,6 +262,20 @@ def train(folder, out, budget, plan):
         _awa2_size(out, X, hidden, d, plan)
 
 
+def awa2_only(folder, out, dims, plan):
+    """Only step 1, for the code sizes ``dims`` (rows appended to ``out/cost.csv``)."""
+    from dimred.datasets import AWA2_SHAPE, awa2_like
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "cost.csv"
+    if not path.exists():
+        path.write_text(",".join(COLUMNS[path.name]) + "\n")
+    hidden = tuple(int(h) for h in np.load(folder / "standin.npz")["hidden"])
+    X, _ = awa2_like(plan.awa2_n or AWA2_SHAPE[0], AWA2_SHAPE[1], random_state=0)
+    for d in dims:
+        _awa2_size(out, X, hidden, d, plan)
+
+
 # ------------------------------------------------------------------------------- report
 PRODUCER = "scripts/autoencoder_gpu.py"
 
@@ -305,11 +319,18 @@ def main(argv=None):
     parser.add_argument("--budget", type=float, default=480.0)
     parser.add_argument("--smoke", action="store_true", help="a few epochs on the CPU")
     parser.add_argument("--figures", type=Path, default=FIGURES, help="where report writes")
+    parser.add_argument(
+        "--awa2-only", type=int, nargs="+", metavar="D", help="train: only AwA2-size fits of these"
+    )
     args = parser.parse_args(argv)
     if args.step == "prepare":
         prepare(args.paths[0])
     elif args.step == "train":
-        train(args.paths[0], args.paths[1], args.budget, SMOKE if args.smoke else FULL)
+        plan = SMOKE if args.smoke else FULL
+        if args.awa2_only:
+            awa2_only(args.paths[0], args.paths[1], args.awa2_only, plan)
+        else:
+            train(args.paths[0], args.paths[1], args.budget, plan)
     else:
         folder = args.paths[1] if len(args.paths) > 1 else ROOT / ".gpu"
         report(args.paths[0], folder, args.figures)
