@@ -4,7 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dimred.importance.forest import fit_forest, forest_importances, permutation_importances
+from dimred.importance.forest import (
+    fit_forest,
+    forest_importances,
+    permutation_importances,
+    plain_permutation_importances,
+)
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +40,24 @@ def test_permutation_importance_of_noise_is_near_zero(informative):
     mean = np.nanmean(decrease, axis=0)
     assert (mean[:, 0] > 0.2).all()  # both classes lose accuracy without feature 0
     assert np.abs(mean[:, 2:]).max() < 0.05
+
+
+@pytest.mark.parametrize("n_samples, n_classes", [(300, 2), (40, 3)])
+def test_permutation_importances_are_the_plain_loop_bit_for_bit(n_samples, n_classes):
+    """One float32 copy permuted in place and unchecked predictions give the plain loop's
+    result exactly: tied values, a class of two members missing from some trees' OOB rows
+    (nan)."""
+    rng = np.random.default_rng(n_samples)
+    y = np.arange(n_samples) % n_classes
+    y[y == n_classes - 1] = np.where(np.arange((y == n_classes - 1).sum()) < 2, n_classes - 1, 0)
+    X = rng.normal(size=(n_samples, 6)) + 0.8 * y[:, None] * (np.arange(6) < 2)
+    X[:, 3] = np.round(X[:, 3])  # ties
+    X[:, 4] = 0.1 * rng.integers(0, 3, n_samples)  # not representable in float32
+    forest = fit_forest(X, y, n_estimators=30, random_state=2)
+    ours = permutation_importances(forest, X, y, random_state=7)
+    plain = plain_permutation_importances(forest, X, y, random_state=7)
+    assert np.array_equal(ours, plain, equal_nan=True)
+    assert n_classes == 2 or np.isnan(ours).any()
 
 
 def test_rf_is_mean_over_standard_error_and_sd_the_standard_error(informative):
