@@ -8,15 +8,19 @@ the k-neighbourhoods as sets, independently of the library's k-NN search.
 import numpy as np
 import pytest
 from scipy.stats import ortho_group
+from test_utils_graphs import lexsorted_ranks, ranking_cases
 
 from dimred.metrics.coranking import (
+    ReferenceRanking,
     coranking_matrix,
     coranking_quality,
+    quality_from_neighbours,
     rescaled_quality,
     rnx_auc,
     rnx_curve,
     trustworthiness_continuity,
 )
+from dimred.utils.graphs import knn_distances
 
 
 def ranked_others(X, i):
@@ -196,3 +200,94 @@ def test_trustworthiness_of_tied_distances_ignores_rounding_noise():
     assert trustworthiness_continuity(X, noisy, 5) == trustworthiness_continuity(X, Y, 5)
     with pytest.raises(ValueError, match="n_neighbors"):
         trustworthiness_continuity(X, Y, 32)
+
+
+# ------------------------------------------------------------ the same numbers, faster
+def full_rank_trustworthiness_continuity(X, Y, k):
+    """Trustworthiness and continuity from the two full rank matrices (the formula the
+    module applied before it counted the ranks of the k nearest only)."""
+    ranks_x, ranks_y = lexsorted_ranks(X), lexsorted_ranks(Y.reshape(len(Y), -1))
+    n = len(X)
+    scale = 2.0 / (n * k * (2 * n - 3 * k - 1))
+
+    def penalty(near, far):
+        return float(np.maximum(far[(near >= 1) & (near <= k)] - k, 0).sum())
+
+    return 1.0 - scale * penalty(ranks_y, ranks_x), 1.0 - scale * penalty(ranks_x, ranks_y)
+
+
+def mapped_cases(seed, n=60):
+    """Data spaces (:func:`test_utils_graphs.ranking_cases`, but a constant one) with a
+    Gaussian, a grid and a one-dimensional map."""
+    rng = np.random.default_rng(seed)
+    cases = ranking_cases(seed, n)
+    del cases["one point"]  # no neighbourhoods to compare (check_spaces)
+    maps = [rng.normal(size=(n, 2)), rng.integers(0, 4, size=(n, 2)).astype(float)]
+    return cases, maps + [rng.integers(0, 5, size=n).astype(float)]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_trustworthiness_continuity_equal_the_full_rank_formula(seed):
+    cases, maps = mapped_cases(seed)
+    for name, X in cases.items():
+        for Y in maps:
+            for k in (1, 3, 10, 29):
+                expected = full_rank_trustworthiness_continuity(X, Y, k)
+                assert trustworthiness_continuity(X, Y, k) == expected, (name, k)
+
+
+def test_trustworthiness_continuity_of_a_few_thousand_tied_points():
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 5, size=(1500, 4)).astype(float)
+    Y = X[:, :2] + rng.integers(0, 2, size=(1500, 2))
+    for k in (5, 10):
+        assert trustworthiness_continuity(X, Y, k) == full_rank_trustworthiness_continuity(X, Y, k)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_quality_from_full_rankings_equals_the_neighbour_lists(seed):
+    """coranking_quality ranks every point from FULL_RANKING_SHARE N on (here from
+    max_k = 8): Q_k as from the lists of each point's K nearest, bit for bit."""
+    cases, maps = mapped_cases(seed)
+    for name, X in cases.items():
+        for Y in maps:
+            Y = Y.reshape(len(Y), -1)
+            for max_k in (1, 7, 8, 30, 58, 59):
+                lists = knn_distances(X, max_k)[1], knn_distances(Y, max_k)[1]
+                expected = quality_from_neighbours(*lists)
+                np.testing.assert_array_equal(coranking_quality(X, Y, max_k), expected, name)
+
+
+def test_rnx_of_a_few_thousand_tied_points_equals_the_neighbour_lists():
+    rng = np.random.default_rng(6)
+    X = rng.integers(0, 6, size=(1200, 3)).astype(float)
+    Y = X[:, :2] @ rng.normal(size=(2, 2)) + rng.integers(0, 3, size=(1200, 2))
+    n = len(X)
+    lists = knn_distances(X, n - 2)[1], knn_distances(Y, n - 2)[1]
+    rnx = rescaled_quality(quality_from_neighbours(*lists), n)
+    got, auc = rnx_curve(X, Y)
+    np.testing.assert_array_equal(got, rnx)
+    assert auc == rnx_auc(rnx)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_reference_ranking_scores_every_map_as_the_functions(seed):
+    cases, maps = mapped_cases(seed)
+    for name, X in cases.items():
+        reference = ReferenceRanking(X)
+        for Y in maps:
+            coranking = reference.compare(Y)
+            for max_k in (None, 1, 20):
+                rnx, auc = coranking.rnx_curve(max_k)
+                expected_rnx, expected_auc = rnx_curve(X, Y, max_k)
+                np.testing.assert_array_equal(rnx, expected_rnx, name)
+                assert auc == expected_auc
+            for k in (1, 10, 29):
+                expected = trustworthiness_continuity(X, Y, k)
+                assert coranking.trustworthiness_continuity(k) == expected, (name, k)
+    with pytest.raises(ValueError, match="same samples"):
+        reference.compare(maps[0][:10])
+    with pytest.raises(ValueError, match="n_neighbors"):
+        reference.compare(maps[0]).trustworthiness_continuity(30)
+    with pytest.raises(ValueError, match="n_samples - 2"):
+        reference.compare(maps[0]).rnx_curve(59)

@@ -2,13 +2,16 @@
 
 import numpy as np
 import pytest
+from test_utils_graphs import lexsorted_order, lexsorted_ranks, ranking_cases
 
 from dimred.metrics.embedding import (
     adjacent_centres_nearer,
+    continuity,
     knn_accuracy,
     knn_vote,
     neighbourhood_scores,
     order_correlation,
+    trustworthiness,
     within_class_share,
 )
 from dimred.utils.rows import canonical_order
@@ -129,3 +132,36 @@ def test_neighbour_order_breaks_ties_by_index():
     np.testing.assert_array_equal(neighbour_order(X, np.array([[2.0]]))[0], [1, 3, 4, 0, 2])
     ranks = neighbour_ranks(X)
     assert np.all(np.diag(ranks) == 0) and sorted(ranks[0, 1:]) == [1, 2, 3, 4]
+
+
+def full_rank_trustworthiness(X, Z, k):
+    """Trustworthiness from the full ranking of ``X`` and the neighbour order of ``Z`` (the
+    formula the module applied before it counted the ranks of the k nearest only)."""
+    n = len(X)
+    excess = np.take_along_axis(lexsorted_ranks(X), lexsorted_order(Z)[:, :k], axis=1) - k
+    return float(1.0 - 2.0 / (n * k * (2.0 * n - 3.0 * k - 1.0)) * excess[excess > 0].sum())
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_trustworthiness_and_continuity_equal_the_full_rank_formula(seed):
+    cases = ranking_cases(seed)
+    rng = np.random.default_rng(seed)
+    maps = [rng.normal(size=(60, 2)), rng.integers(0, 4, size=(60, 2)).astype(float)]
+    for name, X in cases.items():
+        for Z in maps + [np.zeros((60, 2))]:
+            for k in (1, 5, 12, 40):
+                expected = full_rank_trustworthiness(X, Z, k), full_rank_trustworthiness(Z, X, k)
+                assert trustworthiness(X, Z, k) == expected[0], (name, k)
+                assert continuity(X, Z, k) == expected[1], (name, k)
+                scores = neighbourhood_scores(X, Z, k)
+                assert (scores["trustworthiness"], scores["continuity"]) == expected, (name, k)
+
+
+def test_neighbourhood_scores_of_a_few_thousand_tied_points():
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 4, size=(2000, 3)).astype(float)
+    X[1::2] += rng.normal(scale=0.2, size=(1000, 3))
+    Z = X[:, :2] + rng.integers(0, 2, size=(2000, 2))
+    scores = neighbourhood_scores(X, Z, 5)
+    assert scores["trustworthiness"] == full_rank_trustworthiness(X, Z, 5)
+    assert scores["continuity"] == full_rank_trustworthiness(Z, X, 5)

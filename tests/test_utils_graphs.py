@@ -1,6 +1,8 @@
 """Neighbour graphs: the tie rules (neighbourhoods take every tie at the k-th distance;
 fixed-k lists take the lowest index), permutation equivariance on duplicate-heavy data,
-the sparse/dense agreement on tied data and the clipping of ``n_neighbors``."""
+the sparse/dense agreement on tied data and the clipping of ``n_neighbors``; the dense
+rankings (keys, orders, ranks, crossed ranks) against their straightforward formulas,
+bit for bit."""
 
 import numpy as np
 import pytest
@@ -8,11 +10,15 @@ import pytest
 from dimred.utils import graphs
 from dimred.utils.graphs import (
     check_n_neighbors,
+    crossed_ranks,
     dense_ordinal_graph,
     heat_kernel_graph,
     knn_distances,
     knn_graph,
     knn_neighbourhoods,
+    neighbour_keys,
+    neighbour_order,
+    neighbour_ranks,
 )
 
 
@@ -156,3 +162,128 @@ def test_check_n_neighbors_clips_with_a_warning():
             check_n_neighbors(bad, 10, "Est")
     with pytest.raises(ValueError, match="n_samples = 1"):
         check_n_neighbors(3, 1, "Est")
+
+
+# ------------------------------------------------------------------------ dense rankings
+def summed_keys(X, queries=None):
+    """:func:`neighbour_keys` as one matrix, by its formula: the squared differences of
+    every pair summed by ``np.sum`` over the features, rooted and rounded to the tie grid."""
+    own = queries is None
+    queries = X if own else queries
+    both, _ = graphs._binary_scaled(np.vstack([X, queries]))
+    X, queries = both[: len(X)], both[len(X) :]
+    difference = queries[:, None, :] - X[None, :, :]
+    keys = graphs._tie_keys(
+        np.sqrt(np.sum(difference * difference, axis=2)), graphs._tie_unit(both)
+    )
+    if own:
+        np.fill_diagonal(keys, np.inf)
+    return keys
+
+
+def lexsorted_order(X, queries=None):
+    """Every point by (key, index) for each query: a lexsort of :func:`summed_keys`."""
+    keys = summed_keys(X, queries)
+    order = np.lexsort((np.broadcast_to(np.arange(len(X)), keys.shape), keys), axis=1)
+    return order[:, : len(X) - (queries is None)]
+
+
+def lexsorted_ranks(X, order=None):
+    """The full rank matrix ``R[i, j]`` (``R[i, i] = 0``) from :func:`lexsorted_order`
+    (``order``, when already at hand)."""
+    order = lexsorted_order(X) if order is None else order
+    ranks = np.zeros((len(X), len(X)), dtype=np.intp)
+    np.put_along_axis(ranks, order, np.arange(1, len(X)), axis=1)
+    return ranks
+
+
+def ranking_cases(seed, n=60):
+    """Spaces of ``n`` points with few and many features: Gaussian, integer grid points
+    (massive ties), duplicated rows, and one that ties everywhere (all rows equal)."""
+    rng = np.random.default_rng(seed)
+    grid = rng.integers(0, 3, size=(n, 3)).astype(float)
+    duplicated, _ = duplicate_heavy(seed, n=n, m=9)
+    return {
+        "gaussian 2": rng.normal(size=(n, 2)),
+        "gaussian 12": rng.normal(size=(n, 12)) * rng.random(12),
+        "grid": grid,
+        "scaled grid": 0.1 * grid - 7.0,
+        "duplicated": duplicated,
+        "one point": np.ones((n, 4)),
+    }
+
+
+@pytest.mark.parametrize("n_features", [1, 2, 3, 7, 8, 9, 30])
+def test_neighbour_keys_are_the_summed_squared_differences(n_features):
+    rng = np.random.default_rng(n_features)
+    X = rng.normal(size=(90, n_features)) * rng.random(n_features)
+    queries = np.vstack([X[:5] + 0.1, X[5:9]])
+    tied = rng.integers(0, 3, size=(90, n_features)).astype(float)
+    for batch in (1, 2**10, 2**18):
+        for data, query in ((X, None), (X, queries), (tied, None), (tied, tied[:7] + 0.5)):
+            blocks = [keys for _, keys in neighbour_keys(data, query, batch)]
+            np.testing.assert_array_equal(np.vstack(blocks), summed_keys(data, query))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_neighbour_order_and_ranks_are_the_lexsort_of_the_keys(seed):
+    for name, X in ranking_cases(seed).items():
+        np.testing.assert_array_equal(neighbour_order(X), lexsorted_order(X), err_msg=name)
+        queries = X[::7] + 0.25
+        np.testing.assert_array_equal(
+            neighbour_order(X, queries), lexsorted_order(X, queries), err_msg=name
+        )
+        np.testing.assert_array_equal(neighbour_ranks(X), lexsorted_ranks(X), err_msg=name)
+
+
+def expected_crossed(X, Y, k, rankings=None):
+    """The ranks in ``X`` of the ``k`` nearest of each ``y_i`` (and vice versa) from the
+    full rankings (``rankings``: the lexsorted orders of ``X`` and ``Y``), each row in
+    increasing column order."""
+    order_x, order_y = rankings or (lexsorted_order(X), lexsorted_order(Y))
+    return (
+        np.take_along_axis(lexsorted_ranks(X, order_x), np.sort(order_y[:, :k]), axis=1),
+        np.take_along_axis(lexsorted_ranks(Y, order_y), np.sort(order_x[:, :k]), axis=1),
+    )
+
+
+@pytest.mark.parametrize("k", [1, 5, 20])
+def test_crossed_ranks_are_those_of_the_full_rankings(k):
+    cases = ranking_cases(k)
+    rng = np.random.default_rng(k)
+    maps = [rng.normal(size=(60, 2)), rng.integers(0, 4, size=(60, 2)).astype(float)]
+    for name, X in cases.items():
+        for Y in maps + [cases["duplicated"]]:
+            for batch in (1, 2**18):
+                ranks_x, ranks_y = crossed_ranks(X, Y, k, batch)
+                expected_x, expected_y = expected_crossed(X, Y, k)
+                np.testing.assert_array_equal(ranks_x, expected_x, err_msg=name)
+                np.testing.assert_array_equal(ranks_y, expected_y, err_msg=name)
+
+
+def test_crossed_ranks_of_a_few_thousand_points():
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 6, size=(2000, 3)).astype(float)  # 216 grid points, all duplicated
+    X[::2] += rng.normal(scale=0.3, size=(1000, 3))
+    Y = X[:, :2] @ rng.normal(size=(2, 2)) + rng.integers(0, 2, size=(2000, 2))
+    rankings = lexsorted_order(X), lexsorted_order(Y)
+    for k in (1, 10):
+        expected = expected_crossed(X, Y, k, rankings)
+        for got, wanted in zip(crossed_ranks(X, Y, k), expected, strict=True):
+            np.testing.assert_array_equal(got, wanted)
+
+
+@pytest.mark.parametrize("k", [1, 4, 12])
+def test_knn_distances_take_the_first_of_the_neighbour_order(k):
+    """The fixed-k search and the dense ranking apply one tie rule: same neighbours."""
+    for name, X in ranking_cases(30 + k).items():
+        np.testing.assert_array_equal(
+            knn_distances(X, k)[1], neighbour_order(X)[:, :k], err_msg=name
+        )
+
+
+def test_strict_keys_refuse_more_points_than_floats_order_exactly():
+    keys = graphs._strict_keys(np.array([[3.0, 1.0, 3.0, np.inf]]))
+    np.testing.assert_array_equal(keys, [[12.0, 5.0, 14.0, np.inf]])
+    with pytest.raises(ValueError, match="exact integers"):
+        graphs._strict_keys(np.zeros((1, 10**6)))

@@ -17,7 +17,8 @@ average overlap of the ``k``-neighbourhoods,
 (Lee & Verleysen's ``Q_NX(K)``). A pair counts in ``Q_k`` exactly when the larger
 of its two ranks is at most ``k``, so every ``k = 1 .. K`` follows from one
 neighbour ranking per space up to rank ``K``: the pairs in both ranked lists,
-histogrammed by that larger rank and cumulated (:func:`quality_from_neighbours`).
+histogrammed by that larger rank and cumulated (:func:`quality_from_neighbours`;
+for ``K`` near ``N``, from the full rankings of :func:`quality_from_ranks`).
 A random map (``Y`` a random permutation of the rows of ``X``) gives
 ``E[Q_k] = k / (N - 1)``: the diagonal baseline.
 
@@ -37,33 +38,43 @@ weighted by ``1 / k`` (small neighbourhoods count most),
 
 Tie rule
 --------
-Ranks follow :func:`dimred.utils.graphs.knn_distances` (``Q_k``) and
-:func:`dimred.utils.graphs.neighbour_ranks` (the matrix), which apply the same
-rule: distances are computed from the differences, distances equal up to
-:data:`~dimred.utils.graphs.TIE_RTOL` times the data's diameter count as tied, and
+Ranks follow :func:`dimred.utils.graphs.knn_distances` (``Q_k`` up to a small ``K``),
+:func:`dimred.utils.graphs.neighbour_ranks` (the matrix, ``Q_k`` up to a large ``K``)
+and :func:`dimred.utils.graphs.crossed_ranks` (trustworthiness and continuity), which
+apply the same rule: distances are computed from the differences, distances equal up
+to :data:`~dimred.utils.graphs.TIE_RTOL` times the data's diameter count as tied, and
 tied neighbours are ranked by increasing point index (stable and deterministic,
-independent of the BLAS kernel). Integer-valued or duplicated features tie
-massively; their ranking is then the index order inside each tie.
+independent of the BLAS kernel). Integer-valued or duplicated features tie massively;
+their ranking is then the index order inside each tie.
 """
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils import check_array
 
-from ..utils.graphs import knn_distances, neighbour_ranks
+from ..utils.graphs import crossed_ranks, knn_distances, neighbour_ranks
 from ..utils.validation import is_constant
 
 __all__ = [
+    "CoRanking",
+    "ReferenceRanking",
     "check_spaces",
     "coranking_matrix",
     "coranking_quality",
     "quality_from_neighbours",
+    "quality_from_ranks",
     "rescaled_quality",
     "rnx_auc",
     "rnx_curve",
     "trustworthiness_continuity",
 ]
+
+#: ``K / N`` from which :func:`coranking_quality` ranks every point of both spaces
+#: rather than searching ``K`` neighbours (equal results; the two take the same time
+#: at ``K`` of 0.1 to 0.25 ``N`` for 1,000 to 3,000 points, 3 to 256 features).
+FULL_RANKING_SHARE = 0.125
 
 
 def check_spaces(X, Y):
@@ -127,15 +138,45 @@ def quality_from_neighbours(neighbours_x, neighbours_y):
         return_indices=True,
     )
     larger_rank = np.maximum(in_x % K, in_y % K)  # 0-based
-    counts = np.bincount(larger_rank, minlength=K)
-    return np.cumsum(counts) / (n * np.arange(1, K + 1))
+    return _cumulated(np.bincount(larger_rank, minlength=K), n)
+
+
+def quality_from_ranks(ranks_x, ranks_y, max_k):
+    """``Q_k`` for every ``k = 1 .. max_k`` from the two full rank matrices.
+
+    A pair ``(i, j)`` is in both ``k``-neighbourhoods when the larger of its ranks is
+    at most ``k``: the histogram of that larger rank over all pairs, cumulated, gives
+    the counts of :func:`quality_from_neighbours` with the same neighbour lists,
+    hence the same floats.
+
+    Parameters
+    ----------
+    ranks_x, ranks_y : ndarray of shape (n_samples, n_samples) of int
+        :func:`~dimred.utils.graphs.neighbour_ranks` of the data and of the embedding.
+    max_k : int
+
+    Returns
+    -------
+    ndarray of shape (max_k,)
+        Entry ``k - 1`` is ``Q_k``.
+    """
+    n = ranks_x.shape[0]
+    counts = np.bincount(np.maximum(ranks_x, ranks_y).ravel(), minlength=n)
+    return _cumulated(counts[1 : max_k + 1], n)
+
+
+def _cumulated(counts, n):
+    """``Q_k`` from the pairs counted at each larger rank ``k = 1 .. K``."""
+    return np.cumsum(counts) / (n * np.arange(1, counts.size + 1))
 
 
 def coranking_quality(X, Y, max_k=None):
     """Neighbourhood quality ``Q_k(X, Y)`` for every ``k = 1 .. max_k``.
 
-    One neighbour ranking per space (up to rank ``max_k``), no ``N x N`` matrix:
-    memory O(N ``max_k``). Equals the cumulated upper-left blocks of
+    One neighbour ranking per space up to rank ``max_k``, no ``N x N`` matrix
+    (memory O(N ``max_k``)); from ``max_k`` = :data:`FULL_RANKING_SHARE` ``N`` on, the
+    full rankings (:func:`quality_from_ranks`, ``N x N`` ranks), which are then
+    faster, for the same values. Equals the cumulated upper-left blocks of
     :func:`coranking_matrix`.
 
     Parameters
@@ -152,11 +193,10 @@ def coranking_quality(X, Y, max_k=None):
         Entry ``k - 1`` is ``Q_k``; ``k / (N - 1)`` is the expectation for a random map.
     """
     X, Y = check_spaces(X, Y)
-    n = X.shape[0]
-    max_k = n - 2 if max_k is None else max_k
-    if not isinstance(max_k, numbers.Integral) or not 1 <= max_k <= n - 1:
-        raise ValueError(f"max_k={max_k!r} must be an integer in [1, n_samples - 1 = {n - 1}].")
-    return quality_from_neighbours(knn_distances(X, max_k)[1], knn_distances(Y, max_k)[1])
+    max_k = _check_max_k(max_k, X.shape[0], 1)
+    if max_k < FULL_RANKING_SHARE * X.shape[0]:
+        return quality_from_neighbours(knn_distances(X, max_k)[1], knn_distances(Y, max_k)[1])
+    return quality_from_ranks(neighbour_ranks(X), neighbour_ranks(Y), max_k)
 
 
 def coranking_matrix(X, Y):
@@ -226,10 +266,8 @@ def rnx_curve(X, Y, max_k=None):
         :func:`rnx_auc` of ``rnx``.
     """
     n = check_array(X, ensure_2d=True).shape[0]
-    max_k = n - 2 if max_k is None else max_k
-    if not isinstance(max_k, numbers.Integral) or not 1 <= max_k <= n - 2:
-        raise ValueError(f"max_k={max_k!r} must be an integer in [1, n_samples - 2 = {n - 2}].")
-    rnx = rescaled_quality(coranking_quality(X, Y, max_k), n)
+    quality = coranking_quality(X, Y, _check_max_k(max_k, n, 2))
+    rnx = rescaled_quality(quality, n)
     return rnx, rnx_auc(rnx)
 
 
@@ -263,20 +301,115 @@ def trustworthiness_continuity(X, Y, n_neighbors=10):
         1 for a map that keeps every ``k``-neighbourhood.
     """
     X, Y = check_spaces(X, Y)
-    n = X.shape[0]
-    k = n_neighbors
-    if not isinstance(k, numbers.Integral) or not 1 <= k < n / 2:
-        raise ValueError(f"n_neighbors={k!r} must be an integer in [1, n_samples / 2).")
-    ranks_x, ranks_y = neighbour_ranks(X), neighbour_ranks(Y)
+    k = _check_n_neighbors(n_neighbors, X.shape[0])
+    return _trustworthiness_continuity(*crossed_ranks(X, Y, k), k)
+
+
+class ReferenceRanking:
+    """A data space ranked once, to compare with any number of its maps.
+
+    :func:`rnx_curve` and :func:`trustworthiness_continuity` rank the neighbours of
+    the data ``X`` at every call, though every map of one data set shares them (and
+    ``X``, with its hundreds of features, costs most). This object keeps the full
+    ranking of ``X`` (:func:`~dimred.utils.graphs.neighbour_ranks`, ``N x N`` ranks);
+    :meth:`compare` ranks only the map.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, n_features) of float64
+    ranks : ndarray of shape (n_samples, n_samples) of int
+        ``ranks[i, j]``: the rank of ``x_j`` among the neighbours of ``x_i``.
+    """
+
+    def __init__(self, X):
+        self.X = check_array(X, dtype=np.float64)
+        self.ranks = neighbour_ranks(self.X)
+
+    def compare(self, Y):
+        """The co-ranking of ``X`` and its map ``Y`` (validated by :func:`check_spaces`).
+
+        Parameters
+        ----------
+        Y : array-like of shape (n_samples, n_components) or (n_samples,)
+
+        Returns
+        -------
+        CoRanking
+        """
+        _, Y = check_spaces(self.X, Y)
+        return CoRanking(self.ranks, neighbour_ranks(Y))
+
+
+@dataclass(frozen=True)
+class CoRanking:
+    """The full neighbour rankings of a data space and of its map, and their scores.
+
+    Each score equals that of the function of the same name, bit for bit: the ranks
+    are the same integers (one tie rule, module docstring) and enter the same final
+    arithmetic. From the full rankings, ``R_NX`` for every ``k`` is a histogram
+    (:func:`quality_from_ranks`) and the trustworthiness and continuity are look-ups.
+
+    Attributes
+    ----------
+    ranks_x, ranks_y : ndarray of shape (n_samples, n_samples) of int
+        :func:`~dimred.utils.graphs.neighbour_ranks` of the data and of the map.
+    """
+
+    ranks_x: np.ndarray
+    ranks_y: np.ndarray
+
+    def rnx_curve(self, max_k=None):
+        """:func:`rnx_curve`: ``R_NX(k)`` for ``k = 1 .. max_k`` and its AUC."""
+        n = self.ranks_x.shape[0]
+        max_k = _check_max_k(max_k, n, 2)
+        rnx = rescaled_quality(quality_from_ranks(self.ranks_x, self.ranks_y, max_k), n)
+        return rnx, rnx_auc(rnx)
+
+    def trustworthiness_continuity(self, n_neighbors=10):
+        """:func:`trustworthiness_continuity`: trustworthiness and continuity at ``k``."""
+        k = _check_n_neighbors(n_neighbors, self.ranks_x.shape[0])
+        nearest_y, nearest_x = self.ranks_y <= k, self.ranks_x <= k
+        np.fill_diagonal(nearest_y, False)
+        np.fill_diagonal(nearest_x, False)
+        far_in_x, far_in_y = self.ranks_x[nearest_y], self.ranks_y[nearest_x]
+        return _trustworthiness_continuity(far_in_x.reshape(-1, k), far_in_y.reshape(-1, k), k)
+
+
+def _trustworthiness_continuity(far_in_x, far_in_y, k):
+    """Both measures from the ranks, in one space, of each point's ``k`` nearest in the
+    other: row ``i`` holds ``rho_ij`` for the ``k`` nearest ``j`` of ``y_i``
+    (``far_in_x``) and ``r_ij`` for those of ``x_i`` (``far_in_y``), in any order."""
+    n = far_in_x.shape[0]
     scale = 2.0 / (n * k * (2 * n - 3 * k - 1))
     return (
-        1.0 - scale * _intruder_penalty(ranks_y, ranks_x, k),
-        1.0 - scale * _intruder_penalty(ranks_x, ranks_y, k),
+        1.0 - scale * _intruder_penalty(far_in_x, k),
+        1.0 - scale * _intruder_penalty(far_in_y, k),
     )
 
 
-def _intruder_penalty(ranks_near, ranks_far, k):
-    """``sum (far rank - k)`` over the pairs within rank ``k`` by ``ranks_near`` and
-    beyond it by ``ranks_far``."""
-    near = (ranks_near >= 1) & (ranks_near <= k)
-    return float(np.maximum(ranks_far[near] - k, 0).sum())
+def _intruder_penalty(far_ranks, k):
+    """``sum (far rank - k)`` over the ``k`` nearest pairs of one space beyond rank ``k``
+    in the other."""
+    return float(np.maximum(far_ranks - k, 0).sum())
+
+
+def _check_max_k(max_k, n_samples, margin):
+    """``max_k`` (default ``n_samples - 2``), an integer in ``[1, n_samples - margin]``."""
+    max_k = n_samples - 2 if max_k is None else max_k
+    largest = n_samples - margin
+    if not isinstance(max_k, numbers.Integral) or not 1 <= max_k <= largest:
+        raise ValueError(
+            f"max_k={max_k!r} must be an integer in [1, n_samples - {margin} = {largest}]."
+        )
+    return max_k
+
+
+def _check_n_neighbors(n_neighbors, n_samples):
+    """The ``k`` of trustworthiness and continuity, an integer in ``[1, n_samples / 2)``."""
+    if not isinstance(n_neighbors, numbers.Integral) or not 1 <= n_neighbors < n_samples / 2:
+        raise ValueError(f"n_neighbors={n_neighbors!r} must be an integer in [1, n_samples / 2).")
+    return n_neighbors

@@ -21,7 +21,7 @@ import numpy as np
 from scipy.stats import spearmanr
 from sklearn.model_selection import StratifiedKFold
 
-from ..utils.graphs import neighbour_keys, neighbour_order, neighbour_ranks
+from ..utils.graphs import crossed_ranks, neighbour_keys
 from ..utils.labels import class_centres
 from ..utils.rows import canonical_order
 
@@ -162,24 +162,34 @@ def trustworthiness(X, Z, n_neighbors=5):
     ``U_k(i)`` the ``k`` nearest neighbours of ``i`` in ``Z`` that are not among
     its ``k`` nearest in ``X`` and ``r(i, j)`` the rank of ``j`` in ``X``; the
     value of :func:`sklearn.manifold.trustworthiness`, with deterministic
-    neighbours.
+    neighbours. The ranks of the ``k`` nearest only are computed
+    (:func:`~dimred.utils.graphs.crossed_ranks`): the same integers as from the
+    full rankings.
     """
-    X, Z = np.asarray(X, dtype=float), np.asarray(Z, dtype=float)
-    n, k = X.shape[0], n_neighbors
-    ranks = neighbour_ranks(X)
-    nearest = neighbour_order(Z)[:, :k]
-    excess = np.take_along_axis(ranks, nearest, axis=1) - k
-    return float(1.0 - 2.0 / (n * k * (2.0 * n - 3.0 * k - 1.0)) * excess[excess > 0].sum())
+    return _trustworthiness(_crossed(X, Z, n_neighbors)[0], n_neighbors)
 
 
 def continuity(X, Z, n_neighbors=5):
     """Continuity (Venna & Kaski): trustworthiness with the two spaces swapped."""
-    return trustworthiness(Z, X, n_neighbors)
+    return _trustworthiness(_crossed(X, Z, n_neighbors)[1], n_neighbors)
 
 
 def neighbourhood_scores(X, Z, n_neighbors=5):
-    """Within-class distribution kept: trustworthiness and continuity."""
+    """Within-class distribution kept: trustworthiness and continuity (from one
+    :func:`~dimred.utils.graphs.crossed_ranks` of the two spaces)."""
+    far_in_x, far_in_z = _crossed(X, Z, n_neighbors)
     return {
-        "trustworthiness": trustworthiness(X, Z, n_neighbors),
-        "continuity": continuity(X, Z, n_neighbors),
+        "trustworthiness": _trustworthiness(far_in_x, n_neighbors),
+        "continuity": _trustworthiness(far_in_z, n_neighbors),
     }
+
+
+def _crossed(X, Z, n_neighbors):
+    return crossed_ranks(np.asarray(X, dtype=float), np.asarray(Z, dtype=float), n_neighbors)
+
+
+def _trustworthiness(far_ranks, k):
+    """The measure from the ranks, in one space, of each point's ``k`` nearest in the other."""
+    n = far_ranks.shape[0]
+    excess = far_ranks - k
+    return float(1.0 - 2.0 / (n * k * (2.0 * n - 3.0 * k - 1.0)) * excess[excess > 0].sum())

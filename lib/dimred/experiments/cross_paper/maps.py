@@ -23,8 +23,11 @@ Each map ``Y`` of data ``X`` is scored by the co-ranking framework the relevance
 uses (Lee & Verleysen): the curve ``R_NX(k)``, ``k = 1 .. N - 2``, and its area under a
 log-scaled ``k`` axis (:func:`dimred.metrics.coranking.rnx_curve`), with the
 trustworthiness and the continuity at ``k = 10`` (Venna & Kaski; continuity is the
-trustworthiness with the two spaces swapped) from scikit-learn, an independent
-implementation.
+trustworthiness with the two spaces swapped;
+:func:`dimred.metrics.coranking.trustworthiness_continuity`, scikit-learn's values on
+data without ties). The data of a draw are ranked once for all its maps
+(:class:`~dimred.metrics.coranking.ReferenceRanking`): the scores are those of the two
+functions, bit for bit.
 """
 
 import numpy as np
@@ -34,7 +37,7 @@ from sklearn.decomposition import PCA
 from ... import datasets
 from ...manifold import FisherTSNE
 from ...manifold.stable_maps import pca_map, smacof_map, tsne_map
-from ...metrics.coranking import rnx_curve, trustworthiness_continuity
+from ...metrics.coranking import ReferenceRanking
 from ...utils.parallel import run_tasks
 from ..awa2_dr_survey import pipelines as awa2
 from ..awa2_dr_survey.data import load_run_data
@@ -107,9 +110,16 @@ def _usps_embed(method, X, y, seed):
 
 def score_map(X, Y):
     """``R_NX`` curve, its AUC, trustworthiness and continuity of the map ``Y`` of ``X``."""
-    rnx, auc = rnx_curve(X, Y)
-    k = min(TC_NEIGHBOURS, (len(X) - 1) // 2 - 1)
-    trust, continuity = trustworthiness_continuity(X, Y, k)
+    return _scores(ReferenceRanking(X), Y)
+
+
+def _scores(reference, Y):
+    """:func:`score_map` with the data's ranking ``reference`` (a
+    :class:`~dimred.metrics.coranking.ReferenceRanking`, shared by the maps of a draw)."""
+    coranking = reference.compare(Y)
+    rnx, auc = coranking.rnx_curve()
+    k = min(TC_NEIGHBOURS, (len(Y) - 1) // 2 - 1)
+    trust, continuity = coranking.trustworthiness_continuity(k)
     return rnx, {"rnx_auc": auc, "trustworthiness": trust, "continuity": continuity}
 
 
@@ -125,6 +135,7 @@ def map_case(dataset, draw, X, y, methods, seed, epochs):
         The maps themselves (item 3 reuses them).
     """
     rows, curves, maps = [], {}, {}
+    reference = ReferenceRanking(X)
     for method in methods:
         if dataset == "usps":
             Y = _usps_embed(method, X, y, seed)
@@ -133,7 +144,7 @@ def map_case(dataset, draw, X, y, methods, seed, epochs):
         else:
             Y = _bvp_embed(method, X, y, seed)
         Y = np.asarray(Y, dtype=float)
-        curves[method], scores = score_map(X, Y)
+        curves[method], scores = _scores(reference, Y)
         maps[method] = Y
         rows.append({"dataset": dataset, "draw": draw, "method": method, **scores})
     return rows, curves, maps
