@@ -21,7 +21,7 @@ NOTEBOOK_FINDINGS = {
     "remark2_flaw",
     "empirical_scaling",
 }
-BENCH_FINDINGS = {"closed_form_speed", "forest_speed"}
+BENCH_FINDINGS = {"closed_form_speed", "forest_speed", "permutation_speed"}
 #: Findings measured over the forest seeds.
 SEEDED = NOTEBOOK_FINDINGS - {"text_vs_tables", "feature_numbering"}
 
@@ -180,6 +180,11 @@ def test_committed_findings_summarise_the_committed_tables():
     assert forest["value"] == pytest.approx(forests["speed_ratio"].median(), rel=1e-6)
     assert forest["n_draws"] == len(forests) == 3 and (forests["seeds"] >= MIN_DRAWS).all()
     assert (forests["max_abs_difference"] == 0).all()  # the same forests, bit for bit
+    permutations = read(folder, "benchmark_permutation")
+    permutation = found.loc["permutation_speed"]
+    assert permutation["value"] == pytest.approx(permutations["speed_ratio"].median(), rel=1e-6)
+    assert permutation["n_draws"] == len(permutations) == 3
+    assert permutations["bitwise_equal"].all()  # the same importances, bit for bit
 
 
 def test_committed_run_restates_its_settings():
