@@ -66,7 +66,23 @@ def rescored_difference(codes, split, scores, schedules):
 
 def accuracy_table(scores, notebook, schedules):
     """Per kernel and code size: the published cell, the notebook's CPU run (50 epochs, seed 0),
-    and the GPU's mean and sd over the seeds at each schedule, with their paired difference."""
+    and the GPU's mean and sd over the seeds at each schedule, with their paired difference.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        The GPU machine's ``n_components, svc_kernel, epochs, seed, test_percent``.
+    notebook : DataFrame
+        The notebook's ``table13`` (``published_percent``, ``ours_percent``).
+    schedules : tuple of int
+        Epochs, longest first (the paper's, then the CPU's).
+
+    Returns
+    -------
+    DataFrame
+        One row per kernel and code size; ``gain_<long>_over_<short>`` is the mean over
+        the seeds of each seed's difference between the two schedules.
+    """
     long, short = schedules
     cells = scores.pivot_table(
         index=["svc_kernel", "n_components", "seed"], columns="epochs", values="test_percent"
