@@ -62,7 +62,6 @@ AWA2_DIMS = (2, 512)
 #: (``awa2_n``, ``dims``: ``None`` for AwA2's size and all of Table XIII's code sizes).
 FULL = SimpleNamespace(device="cuda", schedules=SCHEDULES, awa2_n=None, dims=None)
 SMOKE = SimpleNamespace(device="cpu", schedules=(2, 1), awa2_n=300, dims=(2,))
-DATA = "stand-in (Fashion-MNIST); AwA2-shaped synthetic set for the AwA2-size times"
 
 
 # ------------------------------------------------------------------------------ prepare
