@@ -185,6 +185,7 @@ def neighbourhood_scores(X, Z, n_neighbors=5):
 
 
 def _crossed(X, Z, n_neighbors):
+    """:func:`~dimred.utils.graphs.crossed_ranks` of the data ``X`` and the map ``Z``."""
     return crossed_ranks(np.asarray(X, dtype=float), np.asarray(Z, dtype=float), n_neighbors)
 
 
