@@ -12,7 +12,7 @@ The swiss-roll sensitivity step measures every map by its trustworthiness and
 continuity (``k = 5``): :func:`~dimred.metrics.embedding.neighbourhood_scores`, which
 ranks only each point's ``k`` nearest (:func:`~dimred.utils.graphs.crossed_ranks`), is
 timed against the full rankings of both spaces it replaced
-(:func:`~dimred.utils.graphs.neighbour_ranks`, ``neighbour_order``) on the step's
+(:class:`~dimred.metrics.coranking.CoRanking`) on the step's
 data (the Fig. 3 swiss rolls, 800 points in 3-D, mapped by PCA, LDA and BVP), with the
 largest difference of the scores (0: the same floats), to
 ``figures/bvp/benchmark_neighbourhood.{csv,md}``.
@@ -33,8 +33,8 @@ from dimred import BestViewProjection
 from dimred.compendium import paths
 from dimred.compendium.reporting import finding_row, format_spread, write_benchmark, write_table
 from dimred.experiments.bvp import protocol
+from dimred.metrics.coranking import ReferenceRanking
 from dimred.metrics.embedding import neighbourhood_scores
-from dimred.utils.graphs import neighbour_order, neighbour_ranks
 
 #: Timings of each solver (Algorithm 1 takes about ten seconds on two cores).
 REPEATS = 5
@@ -54,10 +54,11 @@ def problem(n_features=300, n_classes=12, per_class=40, seed=0):
     return centres[y - 1] + rng.normal(scale=2.0, size=(y.size, n_features)), y
 
 
-def timed(estimator, X, y):
+def timed(function, *args):
+    """``(wall seconds, function(*args))``."""
     start = time.perf_counter()
-    fitted = estimator.fit(X, y)
-    return time.perf_counter() - start, fitted
+    result = function(*args)
+    return time.perf_counter() - start, result
 
 
 def repeats(X, y, repeat=REPEATS):
@@ -66,9 +67,9 @@ def repeats(X, y, repeat=REPEATS):
     rows = []
     for k in range(repeat):
         faithful_s, faithful = timed(
-            BestViewProjection(2, solver="riemannian", random_state=0), X, y
+            BestViewProjection(2, solver="riemannian", random_state=0).fit, X, y
         )
-        spectral_s, spectral = timed(BestViewProjection(2, solver="spectral"), X, y)
+        spectral_s, spectral = timed(BestViewProjection(2, solver="spectral").fit, X, y)
         rows.append(
             {
                 "benchmark": "BVP: Algorithm 1 vs spectral closed form",
@@ -118,16 +119,9 @@ def speed_finding(report):
 
 
 def full_rank_scores(X, Z, k):
-    """Trustworthiness and continuity from the full rankings of both spaces, as
-    :func:`~dimred.metrics.embedding.neighbourhood_scores` computed them before."""
-
-    def trustworthiness(A, B):
-        n = A.shape[0]
-        nearest = neighbour_order(B)[:, :k]
-        excess = np.take_along_axis(neighbour_ranks(A), nearest, axis=1) - k
-        return float(1.0 - 2.0 / (n * k * (2.0 * n - 3.0 * k - 1.0)) * excess[excess > 0].sum())
-
-    return {"trustworthiness": trustworthiness(X, Z), "continuity": trustworthiness(Z, X)}
+    """Trustworthiness and continuity from the full rankings of both spaces
+    (:class:`~dimred.metrics.coranking.CoRanking`), as ``neighbourhood_scores`` took them."""
+    return ReferenceRanking(X).compare(Z).trustworthiness_continuity(k)
 
 
 def neighbourhood_rows(repeat=SCORE_REPEATS, k=SCORE_NEIGHBOURS):
@@ -139,11 +133,11 @@ def neighbourhood_rows(repeat=SCORE_REPEATS, k=SCORE_NEIGHBOURS):
         Z = protocol.embed(method, X, y)
         ours_s = baseline_s = 0.0
         for _ in range(repeat):
-            seconds, ours = timed_call(neighbourhood_scores, X, Z, k)
+            seconds, ours = timed(neighbourhood_scores, X, Z, k)
             ours_s += seconds
-            seconds, baseline = timed_call(full_rank_scores, X, Z, k)
+            seconds, baseline = timed(full_rank_scores, X, Z, k)
             baseline_s += seconds
-        difference = max(abs(ours[name] - baseline[name]) for name in ours)
+        difference = max(abs(a - b) for a, b in zip(ours.values(), baseline, strict=True))
         rows.append(
             {
                 "benchmark": f"trustworthiness + continuity (k={k}) of the {method} map: "
@@ -157,12 +151,6 @@ def neighbourhood_rows(repeat=SCORE_REPEATS, k=SCORE_NEIGHBOURS):
             }
         )
     return pd.DataFrame(rows)
-
-
-def timed_call(function, *args):
-    start = time.perf_counter()
-    result = function(*args)
-    return time.perf_counter() - start, result
 
 
 def main(folder=None):

@@ -45,6 +45,7 @@ from scipy.stats import spearmanr
 from dimred.compendium import paths
 from dimred.compendium.reporting import finding_row, write_findings, write_table
 from dimred.metrics.coranking import (
+    CoRanking,
     ReferenceRanking,
     coranking_quality,
     quality_from_neighbours,
@@ -157,14 +158,8 @@ def _separate_scores(X, Y, k):
     n = len(X)
     lists = knn_distances(X, n - 2)[1], knn_distances(Y, n - 2)[1]
     rnx = rescaled_quality(quality_from_neighbours(*lists), n)
-    ranks_x, ranks_y = neighbour_ranks(X), neighbour_ranks(Y)
-    scale = 2.0 / (n * k * (2 * n - 3 * k - 1))
-
-    def penalty(near, far):
-        return float(np.maximum(far[(near >= 1) & (near <= k)] - k, 0).sum())
-
-    trust = 1.0 - scale * penalty(ranks_y, ranks_x)
-    return rnx, rnx_auc(rnx), trust, 1.0 - scale * penalty(ranks_x, ranks_y)
+    coranking = CoRanking(neighbour_ranks(X), neighbour_ranks(Y))
+    return rnx, rnx_auc(rnx), *coranking.trustworthiness_continuity(k)
 
 
 def block_row(n, repeats=10, seed=0):

@@ -90,6 +90,26 @@ def prepare(folder):
 
 
 # -------------------------------------------------------------------------------- train
+def _standin(folder):
+    """The prepared stand-in (:func:`prepare`): its arrays and the run's split."""
+    data = np.load(folder / "standin.npz")
+    return data, SimpleNamespace(train=data["train"], test=data["test"], y=data["y"])
+
+
+def _awa2_inputs(out, folder, plan, names):
+    """``out`` with the headers of the files ``names`` (kept where they exist), the
+    AwA2-shaped set and the network's hidden layers."""
+    from dimred.datasets import AWA2_SHAPE, awa2_like
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        if not (out / name).exists():
+            (out / name).write_text(",".join(COLUMNS[name]) + "\n")
+    hidden = tuple(int(h) for h in _standin(folder)[0]["hidden"])
+    X, _ = awa2_like(plan.awa2_n or AWA2_SHAPE[0], AWA2_SHAPE[1], random_state=0)
+    return X, hidden
+
+
 def _fit(X, d, hidden, epochs, seed, device):
     """A trained :class:`~dimred.neural.Autoencoder` and its seconds (GPU work finished)."""
     import torch
@@ -165,9 +185,8 @@ def _standin_seed(folder, out, plan, seed):
     from dimred.experiments.awa2_dr_survey.pipelines import transductive_accuracy
 
     torch.set_num_threads(max(1, os.cpu_count() // len(SEEDS)))  # the seeds share the cores
-    data = np.load(folder / "standin.npz")
+    data, split = _standin(folder)
     X, hidden = data["X"], tuple(int(h) for h in data["hidden"])
-    split = SimpleNamespace(train=data["train"], test=data["test"], y=data["y"])
     kept = {}
     for epochs in plan.schedules:
         for d in plan.dims or [int(d) for d in data["dims"]]:
@@ -228,10 +247,10 @@ def train(folder, out, budget, plan):
     import sklearn
     import torch
 
-    from dimred.datasets import AWA2_SHAPE, awa2_like
-
     start = time.monotonic()
-    out.mkdir(parents=True, exist_ok=True)
+    for name in COLUMNS:  # a new run
+        (out / name).unlink(missing_ok=True)
+    X, hidden = _awa2_inputs(out, folder, plan, COLUMNS)
     environment = {
         "device": torch.cuda.get_device_name(0) if plan.device == "cuda" else "cpu",
         "torch": torch.__version__,
@@ -243,10 +262,6 @@ def train(folder, out, budget, plan):
     }
     (out / "environment.json").write_text(json.dumps(environment, indent=1))
     print(environment, flush=True)
-    for name, columns in COLUMNS.items():
-        (out / name).write_text(",".join(columns) + "\n")
-    hidden = tuple(int(h) for h in np.load(folder / "standin.npz")["hidden"])
-    X, _ = awa2_like(plan.awa2_n or AWA2_SHAPE[0], AWA2_SHAPE[1], random_state=0)
     first, *others = AWA2_DIMS
     _awa2_size(out, X, hidden, first, plan)
     elapsed = time.monotonic() - start
@@ -263,14 +278,7 @@ def train(folder, out, budget, plan):
 
 def awa2_only(folder, out, dims, plan):
     """Only step 1, for the code sizes ``dims`` (rows appended to ``out/cost.csv``)."""
-    from dimred.datasets import AWA2_SHAPE, awa2_like
-
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "cost.csv"
-    if not path.exists():
-        path.write_text(",".join(COLUMNS[path.name]) + "\n")
-    hidden = tuple(int(h) for h in np.load(folder / "standin.npz")["hidden"])
-    X, _ = awa2_like(plan.awa2_n or AWA2_SHAPE[0], AWA2_SHAPE[1], random_state=0)
+    X, hidden = _awa2_inputs(out, folder, plan, ["cost.csv"])
     for d in dims:
         _awa2_size(out, X, hidden, d, plan)
 
@@ -288,8 +296,7 @@ def report(out, folder, written=FIGURES):
     environment = json.loads((out / "environment.json").read_text())
     scores = pd.read_csv(out / "table13.csv")
     schedules = tuple(sorted(scores["epochs"].unique(), reverse=True))
-    data = np.load(folder / "standin.npz")
-    split = SimpleNamespace(train=data["train"], test=data["test"], y=data["y"])
+    split = _standin(folder)[1]
     codes = {
         name: Z for path in sorted(out.glob("codes_*.npz")) for name, Z in np.load(path).items()
     }

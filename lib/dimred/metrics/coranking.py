@@ -69,6 +69,7 @@ __all__ = [
     "rnx_auc",
     "rnx_curve",
     "trustworthiness_continuity",
+    "trustworthiness_continuity_from_ranks",
 ]
 
 #: ``K / N`` from which :func:`coranking_quality` ranks every point of both spaces
@@ -302,7 +303,7 @@ def trustworthiness_continuity(X, Y, n_neighbors=10):
     """
     X, Y = check_spaces(X, Y)
     k = _check_n_neighbors(n_neighbors, X.shape[0])
-    return _trustworthiness_continuity(*crossed_ranks(X, Y, k), k)
+    return trustworthiness_continuity_from_ranks(*crossed_ranks(X, Y, k), k)
 
 
 class ReferenceRanking:
@@ -376,13 +377,26 @@ class CoRanking:
         np.fill_diagonal(nearest_y, False)
         np.fill_diagonal(nearest_x, False)
         far_in_x, far_in_y = self.ranks_x[nearest_y], self.ranks_y[nearest_x]
-        return _trustworthiness_continuity(far_in_x.reshape(-1, k), far_in_y.reshape(-1, k), k)
+        far_in_x, far_in_y = far_in_x.reshape(-1, k), far_in_y.reshape(-1, k)
+        return trustworthiness_continuity_from_ranks(far_in_x, far_in_y, k)
 
 
-def _trustworthiness_continuity(far_in_x, far_in_y, k):
-    """Both measures from the ranks, in one space, of each point's ``k`` nearest in the
-    other: row ``i`` holds ``rho_ij`` for the ``k`` nearest ``j`` of ``y_i``
-    (``far_in_x``) and ``r_ij`` for those of ``x_i`` (``far_in_y``), in any order."""
+def trustworthiness_continuity_from_ranks(far_in_x, far_in_y, k):
+    """Trustworthiness and continuity from the ranks, in one space, of each point's ``k``
+    nearest in the other (:func:`~dimred.utils.graphs.crossed_ranks`).
+
+    Parameters
+    ----------
+    far_in_x : ndarray of shape (n_samples, k) of int
+        Row ``i``: ``rho_ij`` for the ``k`` nearest ``j`` of ``y_i``, in any order.
+    far_in_y : ndarray of shape (n_samples, k) of int
+        Row ``i``: ``r_ij`` for the ``k`` nearest ``j`` of ``x_i``, in any order.
+    k : int
+
+    Returns
+    -------
+    trustworthiness, continuity : float
+    """
     n = far_in_x.shape[0]
     scale = 2.0 / (n * k * (2 * n - 3 * k - 1))
     return (

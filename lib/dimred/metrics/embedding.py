@@ -24,6 +24,7 @@ from sklearn.model_selection import StratifiedKFold
 from ..utils.graphs import crossed_ranks, neighbour_keys
 from ..utils.labels import class_centres
 from ..utils.rows import canonical_order
+from .coranking import trustworthiness_continuity_from_ranks
 
 __all__ = [
     "adjacent_centres_nearer",
@@ -166,31 +167,18 @@ def trustworthiness(X, Z, n_neighbors=5):
     (:func:`~dimred.utils.graphs.crossed_ranks`): the same integers as from the
     full rankings.
     """
-    return _trustworthiness(_crossed(X, Z, n_neighbors)[0], n_neighbors)
+    return neighbourhood_scores(X, Z, n_neighbors)["trustworthiness"]
 
 
 def continuity(X, Z, n_neighbors=5):
     """Continuity (Venna & Kaski): trustworthiness with the two spaces swapped."""
-    return _trustworthiness(_crossed(X, Z, n_neighbors)[1], n_neighbors)
+    return neighbourhood_scores(X, Z, n_neighbors)["continuity"]
 
 
 def neighbourhood_scores(X, Z, n_neighbors=5):
     """Within-class distribution kept: trustworthiness and continuity (from one
     :func:`~dimred.utils.graphs.crossed_ranks` of the two spaces)."""
-    far_in_x, far_in_z = _crossed(X, Z, n_neighbors)
-    return {
-        "trustworthiness": _trustworthiness(far_in_x, n_neighbors),
-        "continuity": _trustworthiness(far_in_z, n_neighbors),
-    }
-
-
-def _crossed(X, Z, n_neighbors):
-    """:func:`~dimred.utils.graphs.crossed_ranks` of the data ``X`` and the map ``Z``."""
-    return crossed_ranks(np.asarray(X, dtype=float), np.asarray(Z, dtype=float), n_neighbors)
-
-
-def _trustworthiness(far_ranks, k):
-    """The measure from the ranks, in one space, of each point's ``k`` nearest in the other."""
-    n = far_ranks.shape[0]
-    excess = far_ranks - k
-    return float(1.0 - 2.0 / (n * k * (2.0 * n - 3.0 * k - 1.0)) * excess[excess > 0].sum())
+    X, Z = np.asarray(X, dtype=float), np.asarray(Z, dtype=float)
+    ranks = crossed_ranks(X, Z, n_neighbors)
+    scores = trustworthiness_continuity_from_ranks(*ranks, n_neighbors)
+    return dict(zip(("trustworthiness", "continuity"), scores, strict=True))

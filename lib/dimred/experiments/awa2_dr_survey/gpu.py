@@ -194,7 +194,6 @@ def gpu_findings(table, costs, environment, difference, schedules, seeds):
     list of dict
         :func:`~dimred.compendium.reporting.finding_row` rows.
     """
-
     long, short = schedules
     gain, spread = table[f"gain_{long}_over_{short}"], table[f"gain_{long}_over_{short}_sd"]
     beyond = int((gain.abs() > 2 * spread / np.sqrt(table["n_seeds"])).sum())
