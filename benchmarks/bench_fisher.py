@@ -19,7 +19,9 @@ process, on ``n_exact`` points where the reference is feasible:
   construction of the paper's ref. [5]);
 
 and on ``n_large`` points (the paper's 2,000 USPS digits) the time of the fast
-distances and of the whole Fisher t-SNE against plain t-SNE, with their 1-NN errors.
+distances and of the whole Fisher t-SNE against plain t-SNE, with their 1-NN errors,
+and the fast distances' path sums in blocks of ``_PATH_BLOCK`` floats against blocks of
+``_BLOCK`` (the earlier size), with the same graph bit for bit.
 The exact reference is also timed on smaller sets; its fitted growth exponent
 predicts what the dense construction would cost on ``n_large`` points.
 Written to ``figures/relevance_learning/benchmark_fisher.{csv,md}`` (``--output``),
@@ -37,7 +39,13 @@ from sklearn.manifold import TSNE
 from dimred.compendium import paths
 from dimred.compendium.reporting import finding_row, format_spread, write_findings, write_table
 from dimred.datasets import load_usps
-from dimred.manifold import FisherTSNE, fisher_distances, fisher_neighbors, parzen_width
+from dimred.manifold import (
+    FisherTSNE,
+    fisher_distances,
+    fisher_metric,
+    fisher_neighbors,
+    parzen_width,
+)
 from dimred.utils.cost import fit_exponent
 from dimred.utils.graphs import knn_distances
 
@@ -126,6 +134,38 @@ def exact_rows(X, y):
     ]  # fmt: skip
 
 
+def block_rows(X, y):
+    """The Fisher neighbour graph with the path sums in blocks of ``_PATH_BLOCK`` floats
+    (cache-sized) against blocks of ``_BLOCK``, ``REPEATS`` timings each, interleaved."""
+    n = y.size
+    k = min(n - 1, int(3 * PERPLEXITY + 1))
+    sigma = parzen_width(X, y)
+    default = fisher_metric._PATH_BLOCK
+    times = {default: [], fisher_metric._BLOCK: []}
+    graphs = {}
+    try:
+        for _ in range(REPEATS):
+            for size in times:
+                fisher_metric._PATH_BLOCK = size
+                seconds, graphs[size] = timed(fisher_neighbors, X, y, k, sigma=sigma)
+                times[size].append(seconds)
+    finally:
+        fisher_metric._PATH_BLOCK = default
+    ours, baseline = (np.median(times[size]) for size in times)
+    ratios = [b / o for o, b in zip(*times.values(), strict=True)]
+    ours_graph, baseline_graph = graphs.values()
+    same = all(
+        np.array_equal(getattr(ours_graph, part), getattr(baseline_graph, part))
+        for part in ("data", "indices", "indptr")
+    )
+    return [
+        {"benchmark": f"Fisher {k}-NN graph: path sums in blocks of {default:,} vs "
+         f"{fisher_metric._BLOCK:,} floats", "n": n, "ours_s": ours, "baseline_s": baseline,
+         "speed_ratio": baseline / ours, "speed_ratios": " ".join(f"{r:.2f}" for r in ratios),
+         "max_rel_difference": 0.0 if same else np.nan},
+    ]  # fmt: skip
+
+
 def dense_growth(load, sizes, n_large):
     """The exact reference's time on ``sizes`` points and its power law, predicted at
     ``n_large``: one row per size and one for the prediction."""
@@ -175,6 +215,7 @@ def main(argv=None):
     growth = (30, 45, 60) if args.quick else (100, 150, 200, 300)
     load = usps if args.usps else synthetic
     rows = [*exact_rows(*load(n_exact)), *large_rows(*load(n_large), args.n_jobs)]
+    rows += block_rows(*load(n_large))
     rows += dense_growth(load, growth, n_large)
     report = pd.DataFrame(rows).round({"ours_s": 3, "baseline_s": 3, "speed_ratio": 1})
     label = "real (USPS, 9,298 images)" if args.usps else "synthetic (USPS-like)"
@@ -206,6 +247,7 @@ def findings(report, label):
             spread=f"min-max over {REPEATS} timings of the fast path (one of the reference)",
             note="timings depend on the machine and its load",
         ),
+        block_finding(report, label),
         finding_row(
             "fisher_tsne_time",
             "Fisher t-SNE at the paper's size",
@@ -222,6 +264,27 @@ def findings(report, label):
             "machine and its load",
         ),
     ]
+
+
+def block_finding(report, label):
+    """The finding ``fisher_block_speed``: cache-sized blocks of path sums."""
+    row = report[report["benchmark"].str.contains("path sums in blocks")].iloc[0]
+    ratios = [float(r) for r in row["speed_ratios"].split()]
+    identical = row["max_rel_difference"] == 0
+    return finding_row(
+        "fisher_block_speed",
+        "Fisher path sums in cache-sized blocks",
+        f"The Fisher neighbour graph of {int(row['n']):,} USPS-sized points is "
+        f"{format_spread(ratios, 2, unit='×', what='timings')} faster with the path sums in "
+        f"blocks of {fisher_metric._PATH_BLOCK:,} floats than of {fisher_metric._BLOCK:,}, "
+        f"{'the same graph bit for bit' if identical else 'WITH A DIFFERENT GRAPH'} "
+        "(`make bench`, `benchmark_fisher.md`).",
+        "time with blocks of _BLOCK / time with blocks of _PATH_BLOCK, per timing",
+        ratios,
+        data=label,
+        spread=f"min-max over {REPEATS} interleaved timings of each",
+        note="timings depend on the machine, its cache and its load",
+    )
 
 
 def n_exact_max(report):

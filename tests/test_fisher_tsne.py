@@ -11,6 +11,7 @@ from dimred.manifold import (
     FisherTSNE,
     fisher_distances,
     fisher_information,
+    fisher_metric,
     fisher_neighbors,
     fisher_path_lengths,
     log_posterior_gradient,
@@ -197,6 +198,34 @@ def test_fast_neighbours_equal_the_reference(rule):
     kth = np.sort(others, axis=1)[:, k - 1]
     chosen = graph.indices.reshape(n, k + 1)[:, 1:]
     assert np.all(np.take_along_axis(others, chosen, axis=1) <= kth[:, None] * (1 + 1e-9))
+
+
+@pytest.mark.parametrize("n_steps", [5, 10])
+def test_path_lengths_do_not_depend_on_the_block_size(monkeypatch, n_steps):
+    """Blocks of 1, 2 or 3 pairs, or all of them in one block, give every pair the same
+    length, bit for bit; the mean over the steps is NumPy's for two or more pairs, and a
+    single pair's is its column of that mean (NumPy would sum a single column pairwise:
+    a pair's length would depend on the block it falls in)."""
+    X, y = blobs(5, per_class=12, n_features=6)
+    rows, cols = np.triu_indices(y.size, 1)
+    squared = fisher_metric.squared_distance_matrix(X)
+    fractions = fisher_metric.path_fractions(n_steps, "midpoint")
+
+    def lengths(pairs_per_block):
+        floats = pairs_per_block * fractions.size * y.size
+        monkeypatch.setattr(fisher_metric, "_PATH_BLOCK", floats)
+        return fisher_metric._path_lengths(squared, y, 3, 0.7, fractions, rows, cols, None)
+
+    whole = lengths(rows.size)
+    for pairs_per_block in (1, 2, 3):
+        assert lengths(pairs_per_block).tobytes() == whole.tobytes()
+    rng = np.random.default_rng(0)
+    values = rng.random((n_steps, 7)) * 10.0 ** rng.integers(-6, 6, (n_steps, 7))
+    mean = fisher_metric._mean_over_steps(values)
+    assert mean.tobytes() == values.mean(axis=0).tobytes()
+    for pair in range(7):
+        column = fisher_metric._mean_over_steps(values[:, pair : pair + 1])
+        assert column.tobytes() == mean[pair : pair + 1].tobytes()
 
 
 def test_validation_errors():

@@ -22,7 +22,7 @@ from dimred.relevance.nerv import (
     MASS_TOL,
     NeRVObjective,
     _entropy,
-    _off_diagonal,
+    _OffDiagonal,
     _Pairs,
     _scatter_without_diagonal,
     _without_diagonal,
@@ -392,7 +392,7 @@ def test_all_pairs_are_the_index_gathers(index, n):
     keep = np.ones((index.size, n), dtype=bool)
     keep[np.arange(index.size), index] = False
     rows, cols = np.nonzero(keep)
-    pairs = _off_diagonal(index, n)
+    pairs = _OffDiagonal(index, n)
     np.testing.assert_array_equal(pairs.rows, rows)
     np.testing.assert_array_equal(pairs.cols, cols)
     block = rng.normal(size=(index.size, n))
@@ -414,6 +414,11 @@ def test_all_pairs_are_the_index_gathers(index, n):
     uneven = _Pairs.from_rows(np.array([0, 0, 0, 2, 3, 3]), np.array([1, 2, 3, 0, 0, 1]), 4)
     per_row = rng.normal(size=4)
     np.testing.assert_array_equal(uneven.spread(per_row), per_row[uneven.rows])
+    for every in (pairs, uneven):  # rows 1 and 2 of each, numbered from 0
+        middle = every.between(1, 3)
+        chosen = (every.rows >= 1) & (every.rows < 3)
+        np.testing.assert_array_equal(middle.rows, every.rows[chosen] - 1)
+        np.testing.assert_array_equal(middle.cols, every.cols[chosen])
 
 
 def test_column_sums_keep_the_order_of_the_pairs():
@@ -421,7 +426,7 @@ def test_column_sums_keep_the_order_of_the_pairs():
     ``np.bincount`` over the pairs does: on values where the order of the additions
     changes the sum, both give the sum of that order."""
     index, n = np.arange(2, 7), 8
-    pairs = _off_diagonal(index, n)
+    pairs = _OffDiagonal(index, n)
     weights = np.tile([1e16, 1.0, -1e16, 1.0, 1.0, 3.0, -7.0], index.size)
     block = _scatter_without_diagonal(weights, np.empty((index.size, n)), index[0])
     sums = np.add.reduce(block, axis=0)
@@ -458,6 +463,36 @@ def test_kept_q_terms_change_no_bit(monkeypatch, widths, n_candidates):
             np.testing.assert_array_equal(gradient, expected_gradient)
     assert any(grew) == (n_candidates is not None)  # kept terms of old pairs were dropped
     assert len(kept._q_terms_kept) == 20 and not recomputed._q_terms_kept
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"widths": "adaptive"}, {"cost": "mean"}, {"n_candidates": 12},
+     {"widths": "adaptive", "n_candidates": 12}, {"cache_floats": 0}],
+)  # fmt: skip
+def test_chunks_of_rows_change_no_bit(monkeypatch, options):
+    """The arithmetic on the pairs taken a few rows at a time (:data:`nerv.CHUNK`: one
+    row, three rows, blocks of five rows split unevenly) gives the objective, the
+    gradient and the widths of whole blocks at once, bit for bit."""
+    monkeypatch.setattr(nerv, "BLOCK", 5 * 37)  # blocks of 5 rows of 37 points
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(37, 5)) * [3.0, 2.0, 1.0, 0.5, 0.1]
+    Y = X[:, :2] + 0.2 * rng.normal(size=(37, 2))
+    thetas = [np.ones(5), np.array([2.0, 0.5, 0.0, 1.0, 3.0]), rng.uniform(0, 2, 5)]
+
+    def evaluations(chunk_rows):
+        monkeypatch.setattr(nerv, "CHUNK", chunk_rows * 37)
+        objective = NeRVObjective(X, Y, 6, **options)
+        results = []
+        for theta in thetas:
+            objective.refresh(theta)
+            value, gradient = objective(theta)
+            results.append((value, gradient.tobytes(), objective.precision_x.tobytes()))
+        return results
+
+    whole = evaluations(5)
+    assert evaluations(1) == whole
+    assert evaluations(3) == whole
 
 
 def _one_row(d2):

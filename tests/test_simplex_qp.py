@@ -1,5 +1,7 @@
 """The exact simplex QP solver of ORML's dual (Eq. 7): KKT, SLSQP, closed forms, errors."""
 
+from itertools import combinations
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -146,3 +148,44 @@ def test_rounding_level_indefiniteness_is_accepted():
     assert np.linalg.eigvalsh(H)[0] < 1e-12
     alpha = simplex_qp(H)
     assert kkt_residual(H, alpha) < 1e-8
+
+
+def one_support_at_a_time(H, total=1.0, tol=1e-9):
+    """The support search with one KKT system solved at a time (the earlier solver)."""
+    m = H.shape[0]
+    H = (H + H.T) / 2
+    H = H / max(np.abs(H).max(), np.finfo(float).tiny)
+    supports = [tuple(range(m))] + [s for size in range(1, m) for s in combinations(range(m), size)]
+    for support in supports:
+        size = len(support)
+        system = np.zeros((size + 1, size + 1))
+        system[:size, :size] = 2.0 * H[np.ix_(support, support)]
+        system[:size, size] = -1.0
+        system[size, :size] = 1.0
+        rhs = np.zeros(size + 1)
+        rhs[size] = 1.0
+        if np.linalg.cond(system) > 1e12:
+            continue
+        solution = np.linalg.solve(system, rhs)
+        alpha = np.zeros(m)
+        alpha[list(support)] = solution[:size]
+        if alpha.min() < -tol or (2.0 * H @ alpha - solution[size]).min() < -tol:
+            continue
+        alpha = np.clip(alpha, 0.0, None)
+        return total * alpha / alpha.sum()
+    raise AssertionError("no support")
+
+
+@pytest.mark.parametrize("m", range(1, 10))
+def test_supports_solved_together_change_no_bit(m):
+    """Solving the KKT systems of one support size together gives the one-at-a-time
+    search's solution bit for bit: full-rank, rank-deficient (singular systems skipped)
+    and diagonal problems, with and without a scaled total."""
+    rng = np.random.default_rng(m)
+    problems = [random_psd(rng, m), random_psd(rng, m, rank=max(1, m // 2))]
+    problems += [np.diag(rng.uniform(0.1, 5.0, m)), random_psd(rng, m) + 10.0]
+    for H in problems:
+        for total in (1.0, 2.5):
+            expected = one_support_at_a_time(H, total)
+            assert simplex_qp(H, total).tobytes() == expected.tobytes()
+            assert simplex_qp(H, total, together=False).tobytes() == expected.tobytes()

@@ -93,6 +93,12 @@ PARZEN_WIDTH_FACTORS = 2.0 ** np.arange(-4.0, 2.25, 0.5)
 RULES = ("midpoint", "left")
 #: Floats per working block (path points times data points).
 _BLOCK = 2**21
+#: Floats per block of :func:`fisher_neighbors`' path sums (path points times pairs
+#: times Parzen points): small enough for the block's arrays to stay in the CPU's
+#: cache. Each pair's length is computed on its own row of the block, so the block
+#: size changes no value (``tests/test_fisher_metric.py``; ``make bench`` times it
+#: against :data:`_BLOCK`).
+_PATH_BLOCK = 2**18
 
 
 # ----------------------------------------------------------------------------- Parzen model
@@ -509,7 +515,7 @@ def _path_lengths(squared, codes, n_classes, sigma, fractions, rows, cols, n_job
     order = np.argsort(codes, kind="stable")
     by_class = squared[:, order]
     starts = np.searchsorted(codes[order], np.arange(n_classes))
-    step = max(1, _BLOCK // (fractions.size * squared.shape[0]))
+    step = max(1, _PATH_BLOCK // (fractions.size * squared.shape[0]))
     blocks = [slice(start, start + step) for start in range(0, rows.size, step)]
     parts = Parallel(n_jobs=n_jobs, prefer="threads")(
         delayed(_block_lengths)(by_class[rows[b]], by_class[cols[b]], starts, sigma, fractions)
@@ -533,7 +539,18 @@ def _block_lengths(a, b, starts, sigma, fractions):
     p = mass / total
     deviation = moment / total - p * (moment.sum(axis=2, keepdims=True) / total)  # p_c (E_c - E)
     terms = np.divide(deviation**2, p, out=np.zeros_like(p), where=p > 0)
-    return np.sqrt(terms.sum(axis=2)).mean(axis=0)
+    return _mean_over_steps(np.sqrt(terms.sum(axis=2)))
+
+
+def _mean_over_steps(values):
+    """Mean over axis 0 of ``values`` (steps x pairs), the steps added in order,
+    ``(v_0 + v_1) + v_2 ...``: NumPy's order for a block of two or more pairs. A
+    single pair's column NumPy would sum pairwise, and its length would then depend
+    on the block it falls in (``tests/test_fisher_metric.py``)."""
+    total = values[0].copy()
+    for row in values[1:]:
+        total += row
+    return total / values.shape[0]
 
 
 def _nearest_graph(rows, cols, lengths, euclidean, n_neighbors, n):

@@ -76,7 +76,10 @@ Every pair or candidate pairs (``neighbors``)
 ---------------------------------------------
 Everything is evaluated by blocks of :data:`BLOCK` rows' worth of pairs; the
 squared distances come from blocks of the Gram matrix ``X_lambda X_lambda^T``
-(BLAS, zero-relevance columns dropped), so no ``N x N`` array is ever formed.
+(BLAS, zero-relevance columns dropped), so no ``N x N`` array is ever formed. Within
+a block the arithmetic on the pairs runs on chunks of :data:`CHUNK` rows' worth, whose
+temporaries stay in the CPU's cache; it is per pair or per row, so the chunks change
+no bit (only the block's sum of divergences and its BLAS product span its rows).
 ``log q`` and ``(1 - gamma) q`` depend on ``Y`` and its widths only: they are computed
 at the first evaluation and kept while the pairs stay, as long as they fit in
 :data:`CACHE_FLOATS` (every pair of up to about 4,000 points); beyond, each
@@ -115,6 +118,7 @@ those in ``Y`` by :func:`dimred.utils.graphs.knn_distances` (same rule on distan
 import numbers
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -144,6 +148,10 @@ AUTO_FACTOR = 5
 TIE_RTOL = 1e-10
 #: Floats per block of squared distances (at least one row).
 BLOCK = 2**20
+#: Floats per chunk of a block's rows in the arithmetic on its pairs (at least one
+#: row): small enough for the chunk's temporaries to stay in the CPU's cache
+#: (:meth:`NeRVObjective._block_terms`; ``make bench`` times it against whole blocks).
+CHUNK = 2**15
 #: Floats :class:`NeRVObjective` may keep between evaluations for ``log q`` and
 #: ``(1 - gamma) q`` (two per pair): 256 MiB, every pair of up to about 4,000 points.
 CACHE_FLOATS = 2**25
@@ -166,18 +174,30 @@ NEWTON_ITER = 100
 _LOG_RANGE = 50.0
 
 
-@dataclass(frozen=True)
 class _Pairs:
-    """Ordered pairs ``(i, j)`` sorted by ``i`` then ``j``; ``indptr`` as in CSR."""
+    """Ordered pairs ``(i, j)`` sorted by ``i`` then ``j``: ``cols`` and ``indptr`` as in
+    CSR, ``rows`` made from ``indptr`` when asked."""
 
-    rows: np.ndarray
-    cols: np.ndarray
-    indptr: np.ndarray
+    def __init__(self, cols, indptr):
+        self.cols, self.indptr = cols, indptr
 
     @classmethod
     def from_rows(cls, rows, cols, n_rows):
         counts = np.bincount(rows, minlength=n_rows)
-        return cls(rows, cols, np.concatenate([[0], np.cumsum(counts)]))
+        return cls(cols, np.concatenate([[0], np.cumsum(counts)]))
+
+    @cached_property
+    def rows(self):
+        return np.repeat(np.arange(self.indptr.size - 1), np.diff(self.indptr))
+
+    @property
+    def size(self):
+        return int(self.indptr[-1])
+
+    def between(self, start, stop):
+        """The pairs of rows ``start .. stop - 1``, rows numbered from 0."""
+        first, last = self.indptr[start], self.indptr[stop]
+        return _Pairs(self.cols[first:last], self.indptr[start : stop + 1] - first)
 
     def sum(self, values):
         """Sum of ``values`` over each row's pairs (every row has at least one)."""
@@ -194,16 +214,48 @@ class _Pairs:
         return shifted - self.spread(np.log(self.sum(np.exp(shifted))))
 
 
+class _OffDiagonal(_Pairs):
+    """Every pair ``(index[a], j)``, ``j != index[a]``, of ``n`` points, rows numbered
+    from 0; the columns are made only when asked (with every pair the objective's
+    arithmetic needs only ``indptr``)."""
+
+    def __init__(self, index, n):
+        self.index, self.n = index, n
+        self.indptr = np.arange(index.size + 1) * (n - 1)
+
+    @cached_property
+    def cols(self):
+        others = np.arange(self.n - 1)
+        return (others + (others >= self.index[:, None])).ravel()  # skip each row's own column
+
+    def between(self, start, stop):
+        return _OffDiagonal(self.index[start:stop], self.n)
+
+
 @dataclass(frozen=True)
 class _Block:
-    """Consecutive rows ``index`` with their pairs (rows numbered from 0), the pairs'
-    squared distances in ``X_lambda`` (``d2``) and the block of ``X_lambda X_lambda^T``
-    (its memory is reused for the pair weights, :meth:`NeRVObjective._product`)."""
+    """Consecutive rows ``index`` with their pairs (rows numbered from 0), the block of
+    ``X_lambda X_lambda^T`` (its memory is reused for the pair weights,
+    :meth:`NeRVObjective._block_terms`) and every point's squared norm in ``X_lambda``."""
 
     index: np.ndarray
     pairs: _Pairs
-    d2: np.ndarray
     gram: np.ndarray
+    squares: np.ndarray
+
+    def distances(self, start=0, stop=None):
+        """Squared distances in ``X_lambda`` of the pairs of rows ``start .. stop - 1``:
+        each row's squared norm plus every point's, less twice the Gram block, in that
+        order (per entry, so the same values whichever rows are asked together)."""
+        stop = self.index.size if stop is None else stop
+        rows = self.index[start:stop]
+        D = self.squares[rows, None] + self.squares - 2 * self.gram[start:stop]
+        if isinstance(self.pairs, _OffDiagonal):
+            d2 = _without_diagonal(D, rows[0])
+        else:
+            pairs = self.pairs.between(start, stop)
+            d2 = D.ravel()[pairs.rows * self.squares.size + pairs.cols]
+        return np.maximum(d2, 0.0, out=d2)
 
 
 def calibrate_precisions(d2, pairs, perplexity, start=None, max_iter=NEWTON_ITER + 50):
@@ -399,7 +451,7 @@ class NeRVObjective:
         self._q_terms_kept = {}  # they depend on the widths in Y
         for block in self._blocks(theta):
             dy2 = self._y_distances(block)
-            spaces = (("X", block.d2, self.precision_x), ("Y", dy2, self.precision_y))
+            spaces = (("X", block.distances(), self.precision_x), ("Y", dy2, self.precision_y))
             for space, d2, precision in spaces:
                 if self.bandwidth == "kth_neighbor":
                     precision[block.index], missed = kth_neighbor_precisions(
@@ -432,13 +484,13 @@ class NeRVObjective:
             keep |= _probable(D_y, self.precision_y[index], index, MASS_TOL / n)
             keep[np.arange(index.size)[:, None], self._y_neighbours[index]] = True
             if self.pairs is not None:
-                old = self._slice(index)
+                old = self.pairs.between(index[0], index[-1] + 1)
                 keep[old.rows, old.cols] = True
             r, c = np.nonzero(keep)
             rows.append(index[r])
             cols.append(c)
         rows = np.concatenate(rows)
-        grew = self.pairs is None or rows.size > self.pairs.rows.size
+        grew = self.pairs is None or rows.size > self.pairs.size
         if grew:
             self._q_terms_kept = {}
         self.pairs = _Pairs.from_rows(rows, np.concatenate(cols), n)
@@ -449,28 +501,16 @@ class NeRVObjective:
         active = theta > 0
         return self.X[:, active] * np.sqrt(theta[active])
 
-    def _slice(self, index):
-        """The candidate pairs of the rows ``index`` (consecutive), rows numbered from 0."""
-        start, stop = self.pairs.indptr[index[0]], self.pairs.indptr[index[-1] + 1]
-        rows = self.pairs.rows[start:stop] - index[0]
-        indptr = self.pairs.indptr[index[0] : index[-1] + 2] - start
-        return _Pairs(rows, self.pairs.cols[start:stop], indptr)
-
     def _blocks(self, theta):
-        """The consecutive blocks of rows with their pairs and squared distances in
-        ``X_lambda`` (each row's squared norm plus every point's, less twice the Gram
-        block, in that order whichever pairs are kept)."""
+        """The consecutive blocks of rows of ``X_lambda`` with their pairs."""
         Xl = self._scaled(theta)
         squares = np.einsum("ij,ij->i", Xl, Xl)
-        n = Xl.shape[0]
         for index, gram in _gram_blocks(Xl):
-            D = squares[index, None] + squares - 2 * gram
             if self.pairs is None:
-                pairs, d2 = _off_diagonal(index, n), _without_diagonal(D, index[0])
+                pairs = _OffDiagonal(index, Xl.shape[0])
             else:
-                pairs = self._slice(index)
-                d2 = D.ravel()[pairs.rows * n + pairs.cols]
-            yield _Block(index, pairs, np.maximum(d2, 0.0, out=d2), gram)
+                pairs = self.pairs.between(index[0], index[-1] + 1)
+            yield _Block(index, pairs, gram, squares)
 
     def _y_distances(self, block):
         """Squared distances in ``Y`` of a block's pairs."""
@@ -489,7 +529,7 @@ class NeRVObjective:
         )
         terms = log_q, (1 - self.gamma) * np.exp(log_q)
         n = self.X.shape[0]
-        n_pairs = n * (n - 1) if self.pairs is None else self.pairs.rows.size
+        n_pairs = n * (n - 1) if self.pairs is None else self.pairs.size
         if 2 * n_pairs <= self.cache_floats:
             self._q_terms_kept[start] = terms
         return terms
@@ -505,9 +545,9 @@ class NeRVObjective:
         n, n_features = self.X.shape
         quality, degree, cross = 0.0, np.zeros(n), np.zeros(n_features)
         for block in self._blocks(theta):
-            part, weights = self._block_terms(block)
+            part, weights, row_sums = self._block_terms(block)
             quality += part
-            degree[block.index] += block.pairs.sum(weights)
+            degree[block.index] += row_sums
             product, column_sums = self._product(block, weights)
             degree += column_sums
             cross += np.einsum("ij,ij->j", self.X[block.index], product)
@@ -519,47 +559,71 @@ class NeRVObjective:
         """``W X`` and the column sums of ``W`` for a block's weights ``W``.
 
         Candidate pairs: a sparse product, and ``np.bincount`` over the pairs' columns.
-        Every pair: the weights are scattered into the Gram block's memory for one BLAS
-        product, and the column sums are ``np.add.reduce`` over its rows: the same
-        additions in the same order as ``np.bincount`` (row by row, each row's own
-        column adding ``+0.0``), bit for bit (``tests/test_relevance.py``).
+        Every pair: the weights are already in the Gram block's memory
+        (:meth:`_block_terms`), for one BLAS product, and the column sums are
+        ``np.add.reduce`` over its rows: the same additions in the same order as
+        ``np.bincount`` (row by row, each row's own column adding ``+0.0``), bit for bit
+        (``tests/test_relevance.py``).
         """
         if self.pairs is not None:
             n, pairs = self.X.shape[0], block.pairs
             W = sp.csr_matrix((weights, pairs.cols, pairs.indptr), shape=(block.index.size, n))
             return W @ self.X, np.bincount(pairs.cols, weights, minlength=n)
-        W = _scatter_without_diagonal(weights, block.gram, block.index[0])
-        return W @ self.X, np.add.reduce(W, axis=0)
+        return weights @ self.X, np.add.reduce(weights, axis=0)
 
     def _block_terms(self, block):
-        """The block's summed divergences and pair weights ``W_ij`` (module docstring)."""
-        index, pairs, d2 = block.index, block.pairs, block.d2
+        """The block's summed divergences, its pair weights ``W_ij`` (module docstring)
+        and their row sums.
+
+        The rows are taken :data:`CHUNK` floats' worth at a time, so that the
+        temporaries of the arithmetic stay in the cache. That arithmetic is per pair or
+        per row, so every value is that of the whole block at once, bit for bit; the
+        divergences are summed over the whole block, as one array. With every pair the
+        weights of a chunk are written into the Gram block's rows it has just read
+        (and 0 on their diagonal): the block then holds ``W`` (``tests/test_relevance.py``).
+        """
+        index, pairs = block.index, block.pairs
+        log_q, q_part = self._q_terms(block)  # log q, (1 - gamma) q
+        every_pair = self.pairs is None
+        divergences = np.empty(pairs.size)
+        weights = block.gram if every_pair else np.empty(pairs.size)
+        row_sums = np.empty(index.size)
+        step = max(1, CHUNK // self.X.shape[0])
+        for start in range(0, index.size, step):
+            stop = min(start + step, index.size)
+            span = slice(pairs.indptr[start], pairs.indptr[stop])
+            chunk = pairs.between(start, stop)
+            chunk_weights = self._pair_weights(
+                block.distances(start, stop), chunk, index[start:stop],
+                log_q[span], q_part[span], divergences[span],
+            )  # fmt: skip
+            row_sums[start:stop] = chunk.sum(chunk_weights)
+            if every_pair:
+                _scatter_without_diagonal(chunk_weights, block.gram[start:stop], index[start])
+            else:
+                weights[span] = chunk_weights
+        return np.sum(divergences), weights, row_sums
+
+    def _pair_weights(self, d2, pairs, index, log_q, q_part, divergences):
+        """Pair weights ``W_ij`` of the rows ``index`` (module docstring); their terms
+        of ``Q^NeRV`` written into ``divergences``."""
         if self.widths == "adaptive":
             self.precision_x[index] = calibrate_precisions(
                 d2, pairs, self.n_neighbors, start=self.precision_x[index]
             )
         minus_beta = pairs.spread(-self.precision_x[index])
         log_p = pairs.log_softmax(minus_beta * d2)
-        log_q, q_part = self._q_terms(block)  # log q, (1 - gamma) q
         p = np.exp(log_p)
         log_ratio = log_p - log_q
         p_part = self.gamma * p
-        divergence = np.sum((p_part - q_part) * log_ratio)
+        np.multiply(p_part - q_part, log_ratio, out=divergences)
         h = p_part * log_ratio - q_part
         dq_da = h - p * pairs.spread(pairs.sum(h))
         if self.widths == "adaptive":
             dq_da = dq_da - _width_term(dq_da, p, log_p, d2, pairs)
         if self.scale != 1.0:
             minus_beta = pairs.spread(-self.scale * self.precision_x[index])
-        return divergence, minus_beta * dq_da
-
-
-def _off_diagonal(index, n):
-    """All pairs ``(index[a], j)``, ``j != index[a]``, rows numbered from 0."""
-    others = np.arange(n - 1)
-    cols = others + (others >= index[:, None])  # skip each row's own column
-    rows = np.repeat(np.arange(index.size), n - 1)
-    return _Pairs(rows, cols.ravel(), np.arange(index.size + 1) * (n - 1))
+        return minus_beta * dq_da
 
 
 def _diagonal(block, start):
@@ -902,7 +966,7 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.sigma_x_ = 1 / np.sqrt(objective.precision_x)
         self.sigma_y_ = 1 / np.sqrt(objective.precision_y)
         n = X.shape[0]
-        self.n_pairs_ = n * (n - 1) if objective.pairs is None else objective.pairs.rows.size
+        self.n_pairs_ = n * (n - 1) if objective.pairs is None else objective.pairs.size
         return self
 
     def transform(self, X):
