@@ -85,6 +85,14 @@ def test_totals_follow_the_rows(tmp_path):
     assert "| s1 (2.0) " in rendered.split("| b ")[0]  # a's longest step, in minutes
     assert text in rendered
     assert "at the papers' settings took 4 min of wall time, within the target of 90" in rendered
+    bound = 7.0 / cores_of(summary)  # CPU minutes over the cores
+    assert f"Its CPU time, 7.0 min on {cores_of(summary)} cores" in rendered
+    assert f"from below at {bound:.1f} min" in rendered and "not ruled out" in rendered
+    assert "taken off" in render_costs(summary, ["a", "b"], target_minutes=bound - 0.1)
+
+
+def cores_of(summary):
+    return int(summary["cores"].iloc[0])
 
 
 def test_an_incomplete_or_changed_run_decides_no_target(tmp_path):

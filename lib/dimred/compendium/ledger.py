@@ -153,7 +153,7 @@ def summarise(frame):
     -------
     dict
         ``wall_s``, ``cpu_s``, ``peak_mib``, ``steps``, ``longest_step`` (its name),
-        ``longest_step_s`` (its wall time), ``machine``.
+        ``longest_step_s`` (its wall time), ``machine``, ``cores`` (its CPU cores).
     """
     longest = frame.loc[frame["wall_s"].idxmax()] if len(frame) else {"step": "", "wall_s": 0.0}
     return {
@@ -164,4 +164,5 @@ def summarise(frame):
         "longest_step": longest["step"],
         "longest_step_s": float(longest["wall_s"]),
         "machine": frame["machine"].iloc[0] if len(frame) else "",
+        "cores": int(frame["cores"].max()) if len(frame) else 0,
     }
