@@ -96,7 +96,7 @@ _BLOCK = 2**21
 #: Floats per block of :func:`fisher_neighbors`' path sums (path points times pairs
 #: times Parzen points): small enough for the block's arrays to stay in the CPU's
 #: cache. Each pair's length is computed on its own row of the block, so the block
-#: size changes no value (``tests/test_fisher_metric.py``; ``make bench`` times it
+#: size changes no value (``tests/test_fisher_tsne.py``; ``make bench`` times it
 #: against :data:`_BLOCK`).
 _PATH_BLOCK = 2**18
 
@@ -546,7 +546,7 @@ def _mean_over_steps(values):
     """Mean over axis 0 of ``values`` (steps x pairs), the steps added in order,
     ``(v_0 + v_1) + v_2 ...``: NumPy's order for a block of two or more pairs. A
     single pair's column NumPy would sum pairwise, and its length would then depend
-    on the block it falls in (``tests/test_fisher_metric.py``)."""
+    on the block it falls in (``tests/test_fisher_tsne.py``)."""
     total = values[0].copy()
     for row in values[1:]:
         total += row
