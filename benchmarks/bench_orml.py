@@ -56,10 +56,17 @@ def graph_rows(sizes=(1000, 2000, 4000), n_features=256, n_ranks=10, k=10, seed=
     return rows
 
 
-def qp_row(size=9, repeats=50, seed=0):
+def qp_problems(size, repeats, seed, shifted=False):
+    """USPS-sized simplex QPs ``G^T G``, ``G`` with ``size - 2`` rows (rank-deficient, as
+    with a singular scatter); ``shifted``: plus a constant up to 20, so that the search
+    goes past the full support."""
     rng = np.random.default_rng(seed)
-    problems = [rng.normal(size=(size - 2, size)) for _ in range(repeats)]
-    problems = [G.T @ G for G in problems]  # rank-deficient, as with a singular S
+    factors = [rng.normal(size=(size - 2, size)) for _ in range(repeats)]
+    return [G.T @ G + (rng.uniform(0, 20) if shifted else 0.0) for G in factors]
+
+
+def qp_row(size=9, repeats=50, seed=0):
+    problems = qp_problems(size, repeats, seed)
     exact_s, exact = timed(lambda: [simplex_qp(H) for H in problems])
 
     def slsqp(H):
@@ -85,9 +92,7 @@ def together_row(size=9, repeats=50, seed=0):
     """The simplex QP with the KKT systems of one support size solved together against
     one at a time (``together=False``), on problems whose solution is not at the full
     support."""
-    rng = np.random.default_rng(seed)
-    problems = [rng.normal(size=(size - 2, size)) for _ in range(repeats)]
-    problems = [G.T @ G + rng.uniform(0, 20) for G in problems]
+    problems = qp_problems(size, repeats, seed, shifted=True)
     baseline_s, expected = timed(lambda: [simplex_qp(H, together=False) for H in problems])
     ours_s, result = timed(lambda: [simplex_qp(H) for H in problems])
     same = all(a.tobytes() == b.tobytes() for a, b in zip(result, expected, strict=True))

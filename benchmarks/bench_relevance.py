@@ -206,13 +206,7 @@ def evaluation_row(n, k, repeats=3):
     theta = np.ones(X.shape[1])
     kept, recomputed = NeRVObjective(X, Y, k), NeRVObjective(X, Y, k, cache_floats=0)
     kept(theta)  # the first evaluation computes what is kept
-
-    def evaluate(objective):
-        return [objective(theta) for _ in range(repeats)][-1]
-
-    baseline_s, (expected, expected_gradient) = timed(evaluate, recomputed)
-    ours_s, (value, gradient) = timed(evaluate, kept)
-    difference = max(abs(value - expected), np.abs(gradient - expected_gradient).max())
+    ours_s, baseline_s, difference = _timed_evaluations(kept, recomputed, theta, repeats)
     name = f"NeRV all pairs (k={k}, 256 features), one evaluation: log q and q kept"
     return _per_repeat(f"{name} vs recomputed", n, ours_s, baseline_s, repeats, difference)
 
@@ -225,18 +219,29 @@ def chunk_row(n, k, repeats=3):
     objective = NeRVObjective(X, Y, k)
     objective(theta)  # the first evaluation computes log q and q
 
-    def evaluate(chunk):
-        default, nerv.CHUNK = nerv.CHUNK, chunk
+    def whole_blocks(theta):
+        default, nerv.CHUNK = nerv.CHUNK, BLOCK
         try:
-            return [objective(theta) for _ in range(repeats)][-1]
+            return objective(theta)
         finally:
             nerv.CHUNK = default
 
-    baseline_s, (expected, expected_gradient) = timed(evaluate, BLOCK)
-    ours_s, (value, gradient) = timed(evaluate, nerv.CHUNK)
-    difference = max(abs(value - expected), np.abs(gradient - expected_gradient).max())
+    ours_s, baseline_s, difference = _timed_evaluations(objective, whole_blocks, theta, repeats)
     name = f"NeRV all pairs (k={k}, 256 features), one evaluation: chunks of rows"
     return _per_repeat(f"{name} vs whole blocks", n, ours_s, baseline_s, repeats, difference)
+
+
+def _timed_evaluations(ours, baseline, theta, repeats):
+    """Seconds of ``repeats`` evaluations at ``theta`` by ``ours`` and by ``baseline``
+    (timed first), and the largest difference of their last values and gradients."""
+
+    def repeated(evaluate):
+        return [evaluate(theta) for _ in range(repeats)][-1]
+
+    baseline_s, (expected, expected_gradient) = timed(repeated, baseline)
+    ours_s, (value, gradient) = timed(repeated, ours)
+    difference = max(abs(value - expected), np.abs(gradient - expected_gradient).max())
+    return ours_s, baseline_s, difference
 
 
 def _per_repeat(benchmark, n, ours_s, baseline_s, repeats, difference):
