@@ -42,6 +42,18 @@ def test_dataset_facts_of_section4(mirrored_data):
         assert [row["status"] for row in rows] == ["match"] * 4
 
 
+def test_importances_by_seed_gives_each_dataset_its_own_seeds(mirrored_data):
+    """All datasets' seeds run as one set of joblib tasks (largest dataset first); each
+    table is still that of its dataset and seed, in the order of ``data`` and ``p.seeds``."""
+    data = {name: mi.load(name) for name in ("heart", "australian")}
+    p = mi.Params(seed=3, n_jobs=2, n_estimators=5, shap_rows=20, n_seeds=2)
+    got = mi.importances_by_seed(data, p)
+    assert list(got) == list(data)
+    for name, d in data.items():
+        for seed, table in zip(p.seeds, got[name], strict=True):
+            pd.testing.assert_frame_equal(table, mi.importances(d, seed, 5, shap_rows=20))
+
+
 def test_infer_numbering_and_kendall_tau():
     names = ["a", "b", "c"]
     assert mi.infer_numbering([1, 2, 3], [3, 1, 2], names) == ["b", "c", "a"]

@@ -72,11 +72,14 @@ def _backend(client):
     return parallel_config(backend="dask", client=client)
 
 
-def run_tasks(function, tasks, desc, n_jobs, progress=True):
+def run_tasks(function, tasks, desc, n_jobs, progress=True, costs=None):
     """``[function(*task) for task in tasks]`` through joblib, with a progress bar.
 
     On a dask cluster when one is given (:func:`scheduler_client`; ``n_jobs`` is
-    then the cluster's), else in ``n_jobs`` local workers.
+    then the cluster's), else in ``n_jobs`` local workers. With ``costs`` the tasks
+    are sent out the costliest first (equal costs in task order), so that the workers
+    end together instead of one waiting for another's last large task; the results
+    still come back in the order of ``tasks``.
 
     Parameters
     ----------
@@ -89,6 +92,8 @@ def run_tasks(function, tasks, desc, n_jobs, progress=True):
         Local joblib workers.
     progress : bool, default=True
         Show the progress bar.
+    costs : sequence of float, optional
+        Expected relative cost of each task (any increasing measure of its work).
 
     Returns
     -------
@@ -96,8 +101,12 @@ def run_tasks(function, tasks, desc, n_jobs, progress=True):
         Results in the order of ``tasks``.
     """
     tasks, client = list(tasks), scheduler_client()
+    order = list(range(len(tasks)))
+    if costs is not None:
+        order.sort(key=lambda i: -costs[i])  # stable
     with _backend(client):
         results = Parallel(n_jobs=n_jobs if client is None else -1, return_as="generator")(
-            delayed(function)(*task) for task in tasks
+            delayed(function)(*tasks[i]) for i in order
         )
-        return list(tqdm(results, desc, total=len(tasks), disable=not progress))
+        done = dict(zip(order, tqdm(results, desc, len(tasks), disable=not progress), strict=True))
+    return [done[i] for i in range(len(tasks))]

@@ -315,7 +315,8 @@ def tune_usps(usps, methods, sizes, seed=0, n_jobs=1, **search_options):
         X, y = usps.data[train], usps.target[train]
         return tune(name, X, y, usps.image_shape, seed, **search_options)
 
-    outputs = run_tasks(one, tasks, "USPS searches", n_jobs, progress=False)
+    costs = [p for _, p in tasks]  # training images per digit
+    outputs = run_tasks(one, tasks, "USPS searches", n_jobs, progress=False, costs=costs)
     params = {task: best for task, (best, _) in zip(tasks, outputs, strict=True)}
     searches = [
         search.assign(method=name, per_class=p)
@@ -337,7 +338,8 @@ def run_usps(usps, methods, sizes, repetitions, params=None, seed=0, n_jobs=1):
         (usps.data, usps.target, usps.image_shape, name, p, r, params.get((name, p)), seed)
         for name, p, r in tasks
     ]
-    return pd.DataFrame(run_tasks(_usps_task, jobs, "USPS fits", n_jobs))
+    costs = [p for _, p, _ in tasks]  # training images per digit: the largest first
+    return pd.DataFrame(run_tasks(_usps_task, jobs, "USPS fits", n_jobs, costs=costs))
 
 
 def summarise(results, by):

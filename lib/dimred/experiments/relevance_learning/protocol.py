@@ -35,6 +35,7 @@ from ...compendium.reporting import Artefacts, finding_row, format_spread, repro
 from ...datasets.synthetic import relevance_set1, relevance_set2, relevance_set3
 from ...relevance import NeRVRelevance
 from ...relevance.nerv import NeRVObjective, rprop
+from ...utils.parallel import run_tasks
 from . import plots
 from .rankings import agrees, format_ranking, parse_ranking
 from .toy import (
@@ -507,15 +508,19 @@ def _set1_findings(measured, cluster, p):
     ]
 
 
+def _nerv_choice(X, Y, ks, gamma, delta, widths, cost):
+    """:func:`nerv_profile` with one choice of widths and cost (a task of :func:`nerv_choices`)."""
+    return nerv_profile(X, Y, ks, gamma, delta, widths=widths, cost=cost)
+
+
 def nerv_choices(data, published, p):
     """``lambda_NeRV`` on set1 for the widths and costs the paper leaves open (``delta = 1``)."""
     X, y = data["set1"]
     Y = _set1_map(data, p)
     ks = np.asarray(p.set1_ks)
-    results = {
-        (widths, cost): nerv_profile(X, Y, ks, p.gamma, p.delta, widths=widths, cost=cost)
-        for widths, cost in NERV_CHOICES
-    }
+    tasks = [(X, Y, ks, p.gamma, p.delta, widths, cost) for widths, cost in NERV_CHOICES]
+    profiles = run_tasks(_nerv_choice, tasks, "NeRV widths and costs", p.n_jobs)
+    results = dict(zip(NERV_CHOICES, profiles, strict=True))
     frames = [
         pd.DataFrame(
             values.round(4), index=pd.Index(ks, name="k"), columns=["dim1", "dim2", "dim3"]
