@@ -109,8 +109,8 @@ def tables7_9_tsne(data, published, p):
     exact = [("raw", "exact", d) for d in (2, 3, 4, 8, 16)]
     alone = [("raw", "barnes_hut", 2), ("raw", "barnes_hut", 3), ("LDA", "barnes_hut", 2)]
     done = {}
-    slowest_first = [d for *_, d in exact]  # the workers end together
-    for jobs, n_jobs, costs in ((exact, p.n_jobs, slowest_first), (alone, 1, None)):
+    dimensions = [d for *_, d in exact]  # the costs: the slowest fits first
+    for jobs, n_jobs, costs in ((exact, p.n_jobs, dimensions), (alone, 1, None)):
         tasks = [(tsne_of, X, y, s, how, d, method, p) for how, method, d in jobs]
         label = f"t-SNE {jobs[0][1]} (Tables VII, IX)"
         done |= zip(jobs, run_tasks(timed, tasks, label, n_jobs, costs=costs), strict=True)
