@@ -31,6 +31,7 @@ with the README's findings on it (``findings.csv`` beside, produced by ``make be
 import argparse
 import time
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -143,14 +144,11 @@ def block_rows(X, y):
     default = fisher_metric._PATH_BLOCK
     times = {default: [], fisher_metric._BLOCK: []}
     graphs = {}
-    try:
-        for _ in range(REPEATS):
-            for size in times:
-                fisher_metric._PATH_BLOCK = size
+    for _ in range(REPEATS):
+        for size in times:
+            with mock.patch.object(fisher_metric, "_PATH_BLOCK", size):
                 seconds, graphs[size] = timed(fisher_neighbors, X, y, k, sigma=sigma)
-                times[size].append(seconds)
-    finally:
-        fisher_metric._PATH_BLOCK = default
+            times[size].append(seconds)
     ours, baseline = (np.median(times[size]) for size in times)
     ratios = [b / o for o, b in zip(*times.values(), strict=True)]
     ours_graph, baseline_graph = graphs.values()

@@ -40,6 +40,7 @@ import argparse
 import re
 import time
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -220,11 +221,8 @@ def chunk_row(n, k, repeats=3):
     objective(theta)  # the first evaluation computes log q and q
 
     def whole_blocks(theta):
-        default, nerv.CHUNK = nerv.CHUNK, BLOCK
-        try:
+        with mock.patch.object(nerv, "CHUNK", BLOCK):
             return objective(theta)
-        finally:
-            nerv.CHUNK = default
 
     ours_s, baseline_s, difference = _timed_evaluations(objective, whole_blocks, theta, repeats)
     name = f"NeRV all pairs (k={k}, 256 features), one evaluation: chunks of rows"

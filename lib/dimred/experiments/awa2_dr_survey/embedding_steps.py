@@ -106,15 +106,17 @@ def tables7_9_tsne(data, published, p):
     """
     run = data["run"]
     X, y, s = subsample(data, p.exact_n, p)
-    exact = [("raw", "exact", d) for d in (2, 3, 4, 8, 16)]
-    alone = [("raw", "barnes_hut", 2), ("raw", "barnes_hut", 3), ("LDA", "barnes_hut", 2)]
+    jobs = [("raw", "barnes_hut", d) for d in (2, 3)]
+    jobs += [("raw", "exact", d) for d in (2, 3, 4, 8, 16)] + [("LDA", "barnes_hut", 2)]
+    exact = [job for job in jobs if job[1] == "exact"]
+    alone = [job for job in jobs if job[1] == "barnes_hut"]
     done = {}
     dimensions = [d for *_, d in exact]  # the costs: the slowest fits first
-    for jobs, n_jobs, costs in ((exact, p.n_jobs, dimensions), (alone, 1, None)):
-        tasks = [(tsne_of, X, y, s, how, d, method, p) for how, method, d in jobs]
-        label = f"t-SNE {jobs[0][1]} (Tables VII, IX)"
-        done |= zip(jobs, run_tasks(timed, tasks, label, n_jobs, costs=costs), strict=True)
-    fits = {job: done[job] for job in alone[:2] + exact + alone[2:]}  # table order
+    for group, n_jobs, costs in ((exact, p.n_jobs, dimensions), (alone, 1, None)):
+        tasks = [(tsne_of, X, y, s, how, d, method, p) for how, method, d in group]
+        label = f"t-SNE {group[0][1]} (Tables VII, IX)"
+        done |= zip(group, run_tasks(timed, tasks, label, n_jobs, costs=costs), strict=True)
+    fits = {job: done[job] for job in jobs}
     tables, rows = {}, []
     for name in ("table7", "table9"):
         table = published[name]
