@@ -1,4 +1,4 @@
-"""Benchmarks of the metrical-importance paper: three exact speed-ups, each timed in one
+"""Benchmarks of the metrical-importance paper: four exact speed-ups, each timed in one
 process against the computation it replaces.
 
 1. Closed-form z_i (Eq. (1), O(M n)) against the pairwise double sum (O(M^2 n)), on
@@ -20,6 +20,11 @@ process against the computation it replaces.
    three data sets with the protocol's 500-tree forest. Written to
    ``figures/metrical_importance/benchmark_permutation`` with the finding
    ``permutation_speed``.
+4. The discard curves' F1 of the minority class: scikit-learn's ``f1_score`` against
+   :func:`~dimred.experiments.metrical_importance.discard.f1_of_class` on the test part
+   of each data set's split, the predictions of the first forest of the curves,
+   :data:`F1_CALLS` calls each way in :data:`F1_ROUNDS` interleaved rounds. Written to
+   ``figures/metrical_importance/benchmark_f1`` with the finding ``f1_speed``.
 
 Tables and findings (``findings.csv``, beside the notebook's) hold the timings of the
 machine it ran on.
@@ -35,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from sklearn.metrics import f1_score
 from sklearn.preprocessing import LabelEncoder
 
 from dimred import load_bank_marketing
@@ -48,6 +54,7 @@ from dimred.compendium.reporting import (
 from dimred.experiments.metrical_importance.discard import (
     _forest_inputs,
     _make_split,
+    f1_of_class,
     make_classifier,
 )
 from dimred.experiments.metrical_importance.protocol import ALL_DATA, DATA, DATASETS, load
@@ -68,6 +75,8 @@ from dimred.utils.forest import forest_proba
 REPEATS = 10
 #: Seeds (forests) timed per data set and way.
 FOREST_SEEDS = 10
+#: F1 computations per round and way, and interleaved rounds.
+F1_CALLS, F1_ROUNDS = 200, 5
 
 
 def timings(function, repeat):
@@ -105,6 +114,14 @@ def speed_finding(closed_s, pairwise_s, rows, max_difference, data):
     )
 
 
+def ratio_columns(ratios, decimals):
+    """``speed_ratio`` (the median of ``ratios``) and its range, rounded."""
+    return {
+        f"speed_ratio{suffix}": round(float(function(ratios)), decimals)
+        for suffix, function in (("", np.median), ("_min", np.min), ("_max", np.max))
+    }
+
+
 def forest_row(name, seeds=FOREST_SEEDS):
     """One data set: scikit-learn's forest pipeline and the lean forest, per seed."""
     bunch = DATASETS[name]()
@@ -132,9 +149,7 @@ def forest_row(name, seeds=FOREST_SEEDS):
         "cores": os.cpu_count(),
         "pipeline_s": round(float(np.median(pipeline_s)), 4),
         "forest_proba_s": round(float(np.median(lean_s)), 4),
-        "speed_ratio": round(float(np.median(pipeline_s / lean_s)), 2),
-        "speed_ratio_min": round(float(np.min(pipeline_s / lean_s)), 2),
-        "speed_ratio_max": round(float(np.max(pipeline_s / lean_s)), 2),
+        **ratio_columns(pipeline_s / lean_s, 2),
         "max_abs_difference": difference,
         "data": DATA[name],
     }
@@ -155,17 +170,82 @@ def forest_finding(report):
         f"{report['seeds'].iloc[0]} seeds: " + "; ".join(parts) + ". Largest difference of the "
         f"probabilities: {report['max_abs_difference'].max():.1g} (`benchmark_forest.md`)."
     )
+    return median_ratio_finding(
+        ("forest_speed", "Speed", statement),
+        "pipeline time / forest_proba time",
+        report,
+        ("seed", f"{report['seeds'].iloc[0]} seeds"),
+        "benchmark_forest",
+    )
+
+
+def median_ratio_finding(finding, ratio, report, repeats, table):
+    """A finding ``(key, title, statement)`` whose values are ``report``'s per-data-set
+    median ratios (``ratio``, e.g. "slow time / fast time") over ``repeats``
+    (``(unit, "<count> units")``), their ranges in the ``table``."""
+    unit, count = repeats
     ratios = report["speed_ratio"].to_numpy()
     return finding_row(
-        "forest_speed",
-        "Speed",
-        statement,
-        "pipeline time / forest_proba time, median over seeds, per data set (benchmark)",
+        *finding,
+        f"{ratio}, median over {unit}s, per data set (benchmark)",
         ratios,
         data=ALL_DATA,
-        spread=f"min-max over the {ratios.size} data sets of the per-seed medians",
-        note=f"each value is one data set's median over {report['seeds'].iloc[0]} seeds; "
-        "the range over the seeds is in benchmark_forest (speed_ratio_min, speed_ratio_max)",
+        spread=f"min-max over the {ratios.size} data sets of the per-{unit} medians",
+        note=f"each value is one data set's median over {count}; the range over the {unit}s "
+        f"is in {table} (speed_ratio_min, speed_ratio_max)",
+    )
+
+
+def f1_row(name):
+    """One data set: ``f1_score`` and ``f1_of_class`` on the forest's test predictions."""
+    bunch = DATASETS[name]()
+    split = _make_split(bunch.frame, bunch.target, bunch.categorical, 0.2, 0)
+    proba = forest_proba(*_forest_inputs(split, list(range(split.categorical.size))), 0)
+    predicted = np.unique(split.y_train).take(proba.argmax(axis=1))
+    ways = {
+        "f1_score": lambda: f1_score(split.y_test, predicted, pos_label=split.positive),
+        "f1_of_class": lambda: f1_of_class(split.y_test, predicted, split.positive),
+    }
+    seconds = {way: [] for way in ways}
+    for _ in range(F1_ROUNDS):
+        for way, function in ways.items():
+            times, value = timings(function, F1_CALLS)
+            seconds[way].append(float(np.median(times)))
+    ratios = np.array(seconds["f1_score"]) / np.array(seconds["f1_of_class"])
+    return {
+        "benchmark": "discard curves' F1: f1_score vs f1_of_class",
+        "data_set": name,
+        "test_rows": len(split.y_test),
+        "calls": F1_CALLS * F1_ROUNDS,
+        "f1_score_us": round(1e6 * float(np.median(seconds["f1_score"])), 1),
+        "f1_of_class_us": round(1e6 * float(np.median(seconds["f1_of_class"])), 2),
+        **ratio_columns(ratios, 1),
+        "equal": ways["f1_score"]() == ways["f1_of_class"](),
+        "data": DATA[name],
+    }
+
+
+def f1_finding(report):
+    """The finding ``f1_speed``: the ratio per data set, medians over the rounds."""
+    parts = [
+        f"{row.data_set} ({row.test_rows} test rows) {row.f1_score_us:.0f} µs against "
+        f"{row.f1_of_class_us:.0f} µs, {row.speed_ratio:.0f}×"
+        for row in report.itertuples()
+    ]
+    statement = (
+        "The discard curves count the minority class's F1 (`f1_of_class`) instead of calling "
+        "scikit-learn's `f1_score`, whose input checks outweigh the count on a test part of "
+        f"a few hundred rows: per call, median over {report['calls'].iloc[0]:,} calls in "
+        f"{F1_ROUNDS} interleaved rounds (`make bench`, one process), " + "; ".join(parts) + ". "
+        f"The two give the same float on {int(report['equal'].sum())} of {len(report)} data "
+        "sets here, and on random cases in `tests/test_discard.py` (`benchmark_f1.md`)."
+    )
+    return median_ratio_finding(
+        ("f1_speed", "Speed of the F1 count", statement),
+        "f1_score time / f1_of_class time per call",
+        report,
+        ("round", f"{F1_ROUNDS} rounds of {F1_CALLS} calls"),
+        "benchmark_f1",
     )
 
 
@@ -255,10 +335,14 @@ def main(rows=None, folder=None):
     permutations = pd.DataFrame([permutation_row(name) for name in sorted(DATASETS)])
     write_table(permutations, folder / "benchmark_permutation", index=False)
     print(permutations.to_markdown(index=False))
+    scores = pd.DataFrame([f1_row(name) for name in sorted(DATASETS)])
+    write_table(scores, folder / "benchmark_f1", index=False)
+    print(scores.to_markdown(index=False))
     findings = [
         speed_finding(closed_s, pairwise_s, len(y), max_difference, data),
         forest_finding(forests),
         permutation_finding(permutations),
+        f1_finding(scores),
     ]
     write_benchmark(forests, folder / "benchmark_forest", findings, None, __file__)
 

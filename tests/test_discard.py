@@ -1,11 +1,16 @@
 """Feature-discard curves."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import f1_score
 
 from dimred.experiments.metrical_importance.discard import (
     discard_curves,
+    f1_of_class,
     reverse_name,
     with_reverses,
 )
@@ -70,6 +75,22 @@ def test_f1_is_that_of_the_minority_class():
         X, y, {"o": [0]}, np.array([False]), classifiers=["svm"], progress=False
     )
     assert result.scores["f1"].iloc[0] == 0.0
+
+
+def test_f1_of_class_is_scikit_learns_float():
+    rng = np.random.default_rng(0)
+    cases = [(np.zeros(5, int), np.zeros(5, int))]  # the class nowhere: 0, as scikit-learn's
+    for n in rng.integers(1, 400, 300):
+        truth = rng.integers(0, 2, n)
+        cases.append((truth, np.where(rng.random(n) < rng.random(), truth, 1 - truth)))
+        cases.append((truth, np.zeros(n, int)))  # never predicted
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        for truth, predicted in cases:
+            for positive in (0, 1):
+                expected = f1_score(truth, predicted, pos_label=positive)
+                got = f1_of_class(truth, predicted, positive)
+                assert type(got) is float and got == expected
 
 
 def test_each_subset_is_fitted_once(monkeypatch):

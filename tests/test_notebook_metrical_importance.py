@@ -21,7 +21,7 @@ NOTEBOOK_FINDINGS = {
     "remark2_flaw",
     "empirical_scaling",
 }
-BENCH_FINDINGS = {"closed_form_speed", "forest_speed", "permutation_speed"}
+BENCH_FINDINGS = {"closed_form_speed", "forest_speed", "permutation_speed", "f1_speed"}
 #: Findings measured over the forest seeds.
 SEEDED = NOTEBOOK_FINDINGS - {"text_vs_tables", "feature_numbering"}
 
@@ -185,6 +185,11 @@ def test_committed_findings_summarise_the_committed_tables():
     assert permutation["value"] == pytest.approx(permutations["speed_ratio"].median(), rel=1e-6)
     assert permutation["n_draws"] == len(permutations) == 3
     assert permutations["bitwise_equal"].all()  # the same importances, bit for bit
+    scores = read(folder, "benchmark_f1")
+    f1 = found.loc["f1_speed"]
+    assert f1["value"] == pytest.approx(scores["speed_ratio"].median(), rel=1e-6)
+    assert f1["n_draws"] == len(scores) == 3
+    assert scores["equal"].all()  # the same float
 
 
 def test_committed_run_restates_its_settings():

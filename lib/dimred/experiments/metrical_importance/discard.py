@@ -12,7 +12,8 @@ progress bar. The random forests, tens of thousands at the paper's 100 runs, are
 grown by :func:`~dimred.utils.forest.forest_proba` on categorical codes computed once
 per split: the same probabilities, bit for bit, as the pipeline of
 :func:`make_classifier`, without scikit-learn's per-tree and per-fit overhead
-(``tests/test_discard.py`` compares the two; ``make bench`` times them).
+(``tests/test_discard.py`` compares the two; ``make bench`` times them). The F1 is
+counted directly (:func:`f1_of_class`), the same float as scikit-learn's ``f1_score``.
 """
 
 from dataclasses import dataclass
@@ -21,7 +22,6 @@ import numpy as np
 import pandas as pd
 from sklearn.compose import make_column_transformer
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.metrics import f1_score
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
@@ -30,7 +30,14 @@ from sklearn.svm import SVC
 from ...utils.forest import forest_proba
 from ...utils.parallel import run_tasks
 
-__all__ = ["CLASSIFIERS", "DiscardCurves", "discard_curves", "reverse_name", "with_reverses"]
+__all__ = [
+    "CLASSIFIERS",
+    "DiscardCurves",
+    "discard_curves",
+    "f1_of_class",
+    "reverse_name",
+    "with_reverses",
+]
 
 #: Classifier names, in the order of the paper's figure panels.
 CLASSIFIERS = ("random_forest", "svm", "xgboost")
@@ -153,11 +160,36 @@ def _forest_inputs(split, columns):
     return split.codes_train[:, order], split.y_train, split.codes_test[:, order]
 
 
+def f1_of_class(y_true, y_pred, positive):
+    """F1 score of the class ``positive``: ``2 tp / (n_true + n_predicted)``, 0 when the
+    class is neither true nor predicted anywhere.
+
+    The float ``sklearn.metrics.f1_score(y_true, y_pred, pos_label=positive)`` returns
+    for two classes (it computes ``(1 + beta^2) tp / (beta^2 n_true + n_predicted)``
+    with ``beta = 1``: integers, then one division), without its input checks, which on
+    the curves' test parts of a few hundred rows cost a hundred times the count
+    (``tests/test_discard.py``; ``make bench``: ``benchmark_f1``).
+
+    Parameters
+    ----------
+    y_true, y_pred : ndarray of shape (n_samples,)
+    positive : object
+        The class whose F1 is returned.
+
+    Returns
+    -------
+    float
+    """
+    true, predicted = y_true == positive, y_pred == positive
+    denominator = int(np.count_nonzero(true) + np.count_nonzero(predicted))
+    return 2.0 * int(np.count_nonzero(true & predicted)) / denominator if denominator else 0.0
+
+
 def _forest_f1(split, columns, seed):
     """The random forest's F1 on ``columns`` (:func:`_forest_inputs`)."""
     proba = forest_proba(*_forest_inputs(split, columns), seed)
     predicted = np.unique(split.y_train).take(proba.argmax(axis=1))
-    return f1_score(split.y_test, predicted, pos_label=split.positive)
+    return f1_of_class(split.y_test, predicted, split.positive)
 
 
 def _f1_of(split, kept, classifier, seed):
@@ -168,7 +200,7 @@ def _f1_of(split, kept, classifier, seed):
     model = make_classifier(classifier, split.categorical[columns], seed)
     model.fit(split.X_train.iloc[:, columns], split.y_train)
     predicted = model.predict(split.X_test.iloc[:, columns])
-    return f1_score(split.y_test, predicted, pos_label=split.positive)
+    return f1_of_class(split.y_test, predicted, split.positive)
 
 
 def _run_block(split, kept, classifier, seeds):
