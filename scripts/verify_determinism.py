@@ -13,7 +13,17 @@ of the run, not a result, and is left out. The verdict is written to
                                          [--papers bvp orml] [--decimals 3] [--reuse]
 
 ``--reuse`` keeps the runs already in ``build/determinism`` (rerun a paper by
-deleting its folders after changing its code).
+deleting its folders after changing its code). The kernel ``default`` leaves
+``OPENBLAS_CORETYPE`` unset (the machine's own choice).
+
+``--against-committed`` compares each run with the committed tables in
+``figures/<paper>/`` instead of the first kernel's run: the same code on another
+machine (its CPU, NumPy's SIMD paths, the BLAS kernel) against the run that made
+them. Only the tables the notebook writes are compared (``make bench``'s are not the
+notebook's), ``findings.csv`` on the findings both have, and the verdict goes to
+``figures/DETERMINISM_COMMITTED.md`` with both runs' machines (from their ``cost.csv``).
+Columns that are measurements of the run (wall times) differ by nature and are
+listed like any other difference.
 """
 
 import argparse
@@ -28,9 +38,15 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def kernel_env(kernel):
+    """The environment of a run with ``OPENBLAS_CORETYPE=kernel`` (unset for ``default``)."""
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_CORETYPE"}
+    return env if kernel == "default" else {**env, "OPENBLAS_CORETYPE": kernel}
+
+
 def run(paper, kernel, out):
     """Run one paper's full notebook with ``OPENBLAS_CORETYPE=kernel``."""
-    env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
+    env = kernel_env(kernel)
     folder = out / kernel / paper
     subprocess.run(
         [sys.executable, "-m", "dimred.compendium.notebooks", paper, str(folder),
@@ -42,7 +58,7 @@ def run(paper, kernel, out):
 def kernel_in_use(kernel):
     """The OpenBLAS core type a process started with ``OPENBLAS_CORETYPE=kernel`` uses."""
     code = "import numpy, threadpoolctl; print(threadpoolctl.threadpool_info()[0]['architecture'])"
-    env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
+    env = kernel_env(kernel)
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     return result.stdout.strip()
 
@@ -66,6 +82,63 @@ def differences(reference, other, decimals):
     return found
 
 
+def aligned(reference, other):
+    """The two tables to compare: ``findings.csv`` on the findings both have, in the
+    reference's order (a notebook's run has none of ``make bench``'s), others as read."""
+    if "finding" in reference.columns and "finding" in other.columns:
+        common = reference["finding"].isin(other["finding"])
+        reference = reference[common].reset_index(drop=True)
+        other = other.set_index("finding").loc[reference["finding"]].reset_index()
+    return reference, other
+
+
+def compare(reference_folder, run_folder, decimals):
+    """The run's tables (its CSVs but ``cost.csv``) against the reference's, and the
+    differences of those that differ: ``(n_tables, {name: [difference, ...]})``."""
+    tables = sorted(csv for csv in run_folder.glob("*.csv") if csv.stem != "cost")
+    found = {}
+    for csv in tables:
+        reference, other = aligned(pd.read_csv(reference_folder / csv.name), pd.read_csv(csv))
+        differing = differences(reference, other, decimals)
+        if differing:
+            found[csv.name] = differing
+    return len(tables), found
+
+
+def machine_of(folder):
+    """The machine a run's ledger names (``cost.csv``)."""
+    return pd.read_csv(folder / "cost.csv")["machine"].iloc[0]
+
+
+def header(args, used):
+    """The report's title and the sentence saying what was compared."""
+    papers, rounding = ", ".join(args.papers), f"numbers rounded to {args.decimals} decimals"
+    if not args.against_committed:
+        return [
+            "# Same numbers under different OpenBLAS kernels",
+            "",
+            f"`python scripts/verify_determinism.py` ran the full notebooks {papers} once per "
+            f"OpenBLAS kernel and compared every table with the {args.kernels[0]} run, "
+            f"{rounding}.",
+        ]
+    lines = [
+        "# The committed tables on another machine",
+        "",
+        f"`python scripts/verify_determinism.py --against-committed` ran the full notebooks "
+        f"{papers} and compared every table they write with the committed one in "
+        f"`figures/<paper>/`, {rounding} (`findings.csv` on the findings both have).",
+        "",
+    ]
+    for paper in args.papers:
+        lines.append(f"- {paper}, committed run: {machine_of(ROOT / 'figures' / paper)}")
+        for kernel in args.kernels:
+            lines.append(
+                f"- {paper}, this run (kernel {kernel} → {used[kernel]}): "
+                f"{machine_of(args.out / kernel / paper)}"
+            )
+    return lines
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kernels", nargs="+", default=["SkylakeX", "Haswell", "Sandybridge"])
@@ -73,47 +146,39 @@ def main(argv=None):
     parser.add_argument("--decimals", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "determinism")
     parser.add_argument("--reuse", action="store_true", help="keep runs already made")
+    parser.add_argument(
+        "--against-committed", action="store_true", help="compare with figures/<paper>/"
+    )
     args = parser.parse_args(argv)
     used = {kernel: kernel_in_use(kernel) for kernel in args.kernels}
     for kernel in args.kernels:
         for paper in args.papers:
             if not (args.reuse and (args.out / kernel / paper / "reproduction.csv").exists()):
                 run(paper, kernel, args.out)
-    reference = args.kernels[0]
-    lines = [
-        "# Same numbers under different OpenBLAS kernels",
-        "",
-        f"`python scripts/verify_determinism.py` ran the full notebooks {', '.join(args.papers)} "
-        f"once per OpenBLAS kernel and compared every table with the {reference} run, numbers "
-        f"rounded to {args.decimals} decimals.",
+    lines = header(args, used) + [
         "",
         "| kernel (requested → used) | paper | tables | differing tables |",
         "| --- | --- | --- | --- |",
     ]
-    details, failed = [], False
+    details = []
     for kernel in args.kernels:
         for paper in args.papers:
-            tables = sorted(
-                csv for csv in (args.out / reference / paper).glob("*.csv") if csv.stem != "cost"
+            reference = (
+                ROOT / "figures" / paper
+                if args.against_committed
+                else args.out / args.kernels[0] / paper
             )
-            differing = []
-            for csv in tables:
-                found = differences(
-                    pd.read_csv(csv), pd.read_csv(args.out / kernel / paper / csv.name),
-                    args.decimals,
-                )  # fmt: skip
-                if found:
-                    differing.append(csv.name)
-                    details += [f"- {kernel}, {paper}/{csv.name}: " + "; ".join(found)]
-            failed |= bool(differing)
+            n_tables, found = compare(reference, args.out / kernel / paper, args.decimals)
+            details += [f"- {kernel}, {paper}/{name}: " + "; ".join(d) for name, d in found.items()]
             lines.append(
-                f"| {kernel} → {used[kernel]} | {paper} | {len(tables)} | "
-                f"{', '.join(differing) or 'none'} |"
+                f"| {kernel} → {used[kernel]} | {paper} | {n_tables} | "
+                f"{', '.join(found) or 'none'} |"
             )
     lines += ["", *(details or ["Every table is identical at that precision."]), ""]
-    (ROOT / "figures" / "DETERMINISM.md").write_text("\n".join(lines))
+    name = "DETERMINISM_COMMITTED.md" if args.against_committed else "DETERMINISM.md"
+    (ROOT / "figures" / name).write_text("\n".join(lines))
     print("\n".join(lines))
-    return 1 if failed else 0
+    return 1 if details else 0
 
 
 if __name__ == "__main__":
