@@ -1,5 +1,5 @@
-"""Verify that the full ORML and BVP notebooks give the same tables under several
-OpenBLAS kernels (a verification script: not a test, not a CI step).
+"""Verify that full notebooks give the same tables under several OpenBLAS kernels, or
+as committed (a verification script: not a test, not a CI step).
 
 Each notebook is run once per kernel, with ``OPENBLAS_CORETYPE`` set for that run
 only, into ``build/determinism/<kernel>/<paper>/``. Every CSV the runs write is
@@ -11,6 +11,7 @@ of the run, not a result, and is left out. The verdict is written to
 
     python scripts/verify_determinism.py [--kernels SkylakeX Haswell Sandybridge]
                                          [--papers bvp orml] [--decimals 3] [--reuse]
+                                         [--against-committed]
 
 ``--reuse`` keeps the runs already in ``build/determinism`` (rerun a paper by
 deleting its folders after changing its code). The kernel ``default`` leaves

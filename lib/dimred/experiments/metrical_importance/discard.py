@@ -167,7 +167,7 @@ def f1_of_class(y_true, y_pred, positive):
     The float ``sklearn.metrics.f1_score(y_true, y_pred, pos_label=positive)`` returns
     for two classes (it computes ``(1 + beta^2) tp / (beta^2 n_true + n_predicted)``
     with ``beta = 1``: integers, then one division), without its input checks, which on
-    the curves' test parts of a few hundred rows cost a hundred times the count
+    the curves' test parts of a few hundred rows cost hundreds of times the count
     (``tests/test_discard.py``; ``make bench``: ``benchmark_f1``).
 
     Parameters
