@@ -30,7 +30,11 @@ small sizes, ``--output`` to write elsewhere). In the same process:
   (``cache_floats=0``); bitwise the same value and gradient;
 * the same evaluation with the arithmetic on the pairs taken :data:`~dimred.relevance.nerv.CHUNK`
   floats' worth of rows at a time against whole blocks at once (``CHUNK`` as large
-  as a block); bitwise the same value and gradient.
+  as a block), both by NumPy (``compiled=False``); bitwise the same value and gradient;
+* the same evaluation with that arithmetic compiled (:mod:`dimred.relevance.nerv_compiled`,
+  the default for fixed widths) against NumPy's chunks (``compiled=False``); the
+  largest difference of value and gradient (0 where NumPy's ``exp`` and ``log`` are
+  the C library's).
 
 Writes ``figures/relevance_learning/benchmark.{csv,md}`` and the README's findings on
 it (``findings.csv`` beside, produced by ``make bench``), and prints the table.
@@ -217,7 +221,7 @@ def chunk_row(n, k, repeats=3):
     chunks of :data:`~dimred.relevance.nerv.CHUNK` floats against whole blocks."""
     X, Y = usps_like(n // 10)
     theta = np.ones(X.shape[1])
-    objective = NeRVObjective(X, Y, k)
+    objective = NeRVObjective(X, Y, k, compiled=False)
     objective(theta)  # the first evaluation computes log q and q
 
     def whole_blocks(theta):
@@ -227,6 +231,18 @@ def chunk_row(n, k, repeats=3):
     ours_s, baseline_s, difference = _timed_evaluations(objective, whole_blocks, theta, repeats)
     name = f"NeRV all pairs (k={k}, 256 features), one evaluation: chunks of rows"
     return _per_repeat(f"{name} vs whole blocks", n, ours_s, baseline_s, repeats, difference)
+
+
+def compiled_row(n, k, repeats=3):
+    """One evaluation of the objective with every pair, the arithmetic on the pairs
+    compiled against NumPy's chunks of rows."""
+    X, Y = usps_like(n // 10)
+    theta = np.ones(X.shape[1])
+    objective, numpy_chunks = NeRVObjective(X, Y, k), NeRVObjective(X, Y, k, compiled=False)
+    objective(theta), numpy_chunks(theta)  # log q and q; numba compiles or loads its cache
+    ours_s, baseline_s, difference = _timed_evaluations(objective, numpy_chunks, theta, repeats)
+    name = f"NeRV all pairs (k={k}, 256 features), one evaluation: compiled"
+    return _per_repeat(f"{name} vs NumPy chunks", n, ours_s, baseline_s, repeats, difference)
 
 
 def _timed_evaluations(ours, baseline, theta, repeats):
@@ -277,6 +293,7 @@ def main(argv=None):
             block_row(300),
             evaluation_row(300, 24),
             chunk_row(300, 24),
+            compiled_row(300, 24),
         ]
     else:
         rows = [
@@ -288,6 +305,8 @@ def main(argv=None):
             evaluation_row(2000, 160),
             chunk_row(2000, 160),
             chunk_row(1000, 80),
+            compiled_row(2000, 160),
+            compiled_row(1000, 80),
         ]
     report = pd.DataFrame(rows)
     label = "synthetic (USPS-like)"
@@ -335,25 +354,44 @@ def findings(report, label):
             note="one timing of each; timings depend on the machine",
         ),
         chunk_finding(report, label),
+        compiled_finding(report, label),
     ]
 
 
 def chunk_finding(report, label):
     """The finding ``nerv_chunk_speed``: chunks of rows against whole blocks, per size."""
-    rows = report[report["benchmark"].str.contains("chunks of rows")]
-    parts = [f"{r.speed_ratio:.1f}× at {r.n:,} points" for r in rows.itertuples()]
-    return finding_row(
-        "nerv_chunk_speed",
-        "NeRV's arithmetic in chunks of rows",
-        f"One evaluation of the NeRV objective with every pair (Table 2's fits) is faster "
-        f"with the arithmetic on the pairs taken {nerv.CHUNK:,} floats' worth of rows at a "
-        f"time than on whole blocks of {BLOCK:,}: {'; '.join(parts)} (`make bench`, one "
-        f"process), largest difference {rows['max_difference'].max():.0g} "
-        "(`benchmark.md`).",
+    return _evaluation_finding(
+        report, label, ("nerv_chunk_speed", "NeRV's arithmetic in chunks of rows"),
+        "chunks of rows vs",
+        f"taken {nerv.CHUNK:,} floats' worth of rows at a time than on whole blocks of "
+        f"{BLOCK:,}, both by NumPy",
         "time on whole blocks / time in chunks, per evaluation, per size",
+    )  # fmt: skip
+
+
+def compiled_finding(report, label):
+    """The finding ``nerv_compiled_speed``: the compiled arithmetic against NumPy's chunks."""
+    return _evaluation_finding(
+        report, label, ("nerv_compiled_speed", "NeRV's arithmetic compiled"), "compiled vs",
+        "compiled, one loop per row (numba), than by NumPy in chunks of rows",
+        "time by NumPy in chunks / time compiled, per evaluation, per size",
+    )  # fmt: skip
+
+
+def _evaluation_finding(report, label, finding, name, how, measure):
+    """A finding on the rows whose benchmark names ``name``: one evaluation of the
+    objective faster ``how``, the ratio per size and the largest difference."""
+    rows = report[report["benchmark"].str.contains(name)]
+    parts = "; ".join(f"{r.speed_ratio:.1f}× at {r.n:,} points" for r in rows.itertuples())
+    return finding_row(
+        *finding,
+        f"One evaluation of the NeRV objective with every pair (Table 2's fits) is faster "
+        f"with the arithmetic on the pairs {how}: {parts} (`make bench`, one process), "
+        f"largest difference {rows['max_difference'].max():.0g} (`benchmark.md`).",
+        measure,
         rows["speed_ratio"].to_numpy(),
         data=label,
-        spread="one timing of 3 evaluations per size and setting",
+        spread="one timing of 3 evaluations per size",
         note="timings depend on the machine, its cache and its load",
     )
 

@@ -14,10 +14,16 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from test_coranking import brute_force_quality, ranked_others
+from test_numpy_order import numpy_calls_the_c_library
 from test_stable_maps import _factorial
 
 from dimred.datasets.synthetic import relevance_set1
-from dimred.relevance import NeRVRelevance, backward_relevance, forward_relevance, nerv
+from dimred.relevance import (
+    NeRVRelevance,
+    backward_relevance,
+    forward_relevance,
+    nerv,
+)
 from dimred.relevance.nerv import (
     MASS_TOL,
     NeRVObjective,
@@ -471,8 +477,8 @@ def test_kept_q_terms_change_no_bit(monkeypatch, widths, n_candidates):
      {"widths": "adaptive", "n_candidates": 12}, {"cache_floats": 0}],
 )  # fmt: skip
 def test_chunks_of_rows_change_no_bit(monkeypatch, options):
-    """The arithmetic on the pairs taken a few rows at a time (:data:`nerv.CHUNK`: one
-    row, three rows, blocks of five rows split unevenly) gives the objective, the
+    """The arithmetic on the pairs taken a few rows at a time by NumPy (:data:`nerv.CHUNK`:
+    one row, three rows, blocks of five rows split unevenly) gives the objective, the
     gradient and the widths of whole blocks at once, bit for bit."""
     monkeypatch.setattr(nerv, "BLOCK", 5 * 37)  # blocks of 5 rows of 37 points
     rng = np.random.default_rng(5)
@@ -482,7 +488,7 @@ def test_chunks_of_rows_change_no_bit(monkeypatch, options):
 
     def evaluations(chunk_rows):
         monkeypatch.setattr(nerv, "CHUNK", chunk_rows * 37)
-        objective = NeRVObjective(X, Y, 6, **options)
+        objective = NeRVObjective(X, Y, 6, compiled=False, **options)
         results = []
         for theta in thetas:
             objective.refresh(theta)
@@ -530,6 +536,58 @@ def test_calibration_ends_a_newton_two_cycle_by_bisection(monkeypatch):
     assert abs(error()) < 1e-9
     monkeypatch.setattr(nerv, "NEWTON_ITER", 10**9)
     assert abs(error(max_iter=100)) > 1.0  # the search before: 100 Newton steps
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"cost": "mean", "gamma": 0.3}, {"gamma": 0.0}, {"gamma": 1.0, "delta": 0.0},
+     {"n_candidates": 12}, {"n_candidates": 12, "cost": "mean"},
+     {"bandwidth": "kth_neighbor"}],
+)  # fmt: skip
+@pytest.mark.parametrize("n", [7, 300])
+def test_compiled_terms_are_numpys(monkeypatch, options, n):
+    """The compiled arithmetic on the pairs (fixed widths) gives NumPy's objective and
+    gradient: bit for bit where NumPy's ``exp`` and ``log`` are the C library's, else
+    within 1e-12. Rows of 6 pairs (below NumPy's eight accumulators) and of 299 (its
+    pairwise halves), blocks of a few rows, duplicate points, zero relevances, and
+    candidate pairs refreshed as they grow."""
+    monkeypatch.setattr(nerv, "BLOCK", 3 * n)  # blocks of 3 rows
+    rng = np.random.default_rng(n)
+    X = rng.normal(size=(n, 5)) * [3.0, 2.0, 1.0, 0.5, 0.1]
+    X[1] = X[0]
+    Y = X[:, :2] + 0.2 * rng.normal(size=(n, 2))
+    k = min(5, n - 2)
+    ours, numpy_ = (NeRVObjective(X, Y, k, compiled=c, **options) for c in (True, False))
+    bitwise = numpy_calls_the_c_library()
+    for theta in (np.ones(5), np.array([2.0, 0.5, 0.0, 1.0, 3.0]), rng.uniform(0, 2, 5)):
+        assert ours.refresh(theta) == numpy_.refresh(theta)
+        (value, gradient), (expected, expected_gradient) = ours(theta), numpy_(theta)
+        if bitwise:
+            assert value == expected
+            np.testing.assert_array_equal(gradient, expected_gradient)
+        else:
+            np.testing.assert_allclose(value, expected, rtol=1e-12)
+            scale = np.abs(expected_gradient).max()
+            np.testing.assert_allclose(gradient, expected_gradient, rtol=0, atol=1e-12 * scale)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_fits_are_compiled_where_that_changes_no_bit(monkeypatch):
+    """:class:`NeRVRelevance` takes the compiled arithmetic with fixed widths where
+    compiled ``exp`` and ``log`` are NumPy's (``test_numpy_order.py``'s probe), and NumPy's with
+    adaptive widths, whose widths are recalibrated within the loop."""
+    calls = []
+    original = NeRVObjective._compiled_terms
+    monkeypatch.setattr(
+        NeRVObjective, "_compiled_terms", lambda self, *a: calls.append(1) or original(self, *a)
+    )
+    X, Y = set1_with_noise(n_per_cluster=10)
+    NeRVRelevance(n_neighbors=5, max_iter=3, widths="adaptive").fit(X, Y)
+    assert not calls
+    NeRVRelevance(n_neighbors=5, max_iter=3).fit(X, Y)
+    assert bool(calls) == numpy_calls_the_c_library()
+    with pytest.raises(ValueError, match="compiled must be"):
+        NeRVObjective(X, Y, 5, compiled="yes")
 
 
 # ----------------------------------------------------------------- estimator checks
