@@ -88,6 +88,17 @@ def test_book_has_a_landing_page_a_chapter_per_paper_and_an_api_reference(site, 
         assert (site / f"{page}.html").is_file()
     api = (site / "api.html").read_text(encoding="utf-8")
     assert all(f"dimred.{name}" in api for name in dimred.__all__)
+    page = site / "api" / "dimred.utils.numpy_order.pairwise_sum.html"
+    assert "NumPy’s pairwise sum" in page.read_text(encoding="utf-8")  # numba's, as a function
+
+
+def test_compiled_functions_are_listed_as_functions():
+    """A function compiled by numba is on the API page as a function, with its summary."""
+    from dimred.utils import numpy_order
+
+    assert book.defined_names(numpy_order) == ["matches_numpy", "pairwise_sum", "reduceat_sum"]
+    item = book._api_item(numpy_order, "pairwise_sum")
+    assert item.startswith("- :py:func:`~dimred.utils.numpy_order.pairwise_sum`: NumPy's pairwise")
 
 
 @pytest.mark.notebook

@@ -330,8 +330,10 @@ def defined_names(module):
 
 
 def _is_code(obj):
-    """Whether ``obj`` is a class or a function (it has a module of its own)."""
-    return inspect.isclass(obj) or inspect.isfunction(obj)
+    """Whether ``obj`` is a class or a function (it has a module of its own); a function
+    compiled by numba counts as the Python function it compiles (``py_func``)."""
+    compiled_from = getattr(obj, "py_func", None)
+    return inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isfunction(compiled_from)
 
 
 # ------------------------------------------------------------------------------ building
