@@ -16,8 +16,8 @@ def _compiled_exp_log(values):
 
 
 def numpy_calls_the_c_library():
-    """Whether NumPy's ``exp`` and ``log`` are compiled code's on this CPU (they are its
-    own AVX-512 versions where AVX-512F is there)."""
+    """Whether NumPy's ``exp`` and ``log`` are compiled code's on this CPU (NumPy
+    dispatches its own versions where the CPU has AVX-512F)."""
     probe = np.random.default_rng(0).normal(scale=30, size=100_000)
     exp, log = _compiled_exp_log(probe)
     return np.array_equal(exp, np.exp(probe)) and np.array_equal(log, np.log(np.abs(probe)))

@@ -7,10 +7,10 @@ has its own versions of ``exp`` and ``log``:
 - :func:`pairwise_sum` and :func:`reduceat_sum` add as ``np.sum`` and one segment of
   ``np.add.reduceat`` do (NumPy's pairwise summation);
 - :func:`matches_numpy` tells whether compiled ``exp`` and ``log`` (the C library's)
-  are NumPy's on this CPU: they are where NumPy calls the C library (x86-64 CPUs
-  without AVX-512F) and are not where NumPy uses its own AVX-512 versions. The
-  compiled NeRV arithmetic (:mod:`dimred.relevance.nerv_compiled`) is taken only
-  where it holds, so that it changes no bit.
+  are NumPy's on this CPU. They are where NumPy calls the C library (x86-64 CPUs
+  without AVX-512F); where the CPU has AVX-512F, NumPy dispatches its own versions.
+  The compiled NeRV arithmetic (:mod:`dimred.relevance.nerv_compiled`) is taken only
+  where the check holds, so that it changes no bit.
 """
 
 from functools import cache
@@ -86,7 +86,8 @@ def pairwise_sum(a, start, stop):
     """NumPy's pairwise sum of ``a[start:stop]`` (``np.sum`` of a contiguous array):
     halves (the first a multiple of 8 terms) summed separately down to blocks of
     :data:`_PAIRWISE_BLOCK` (:func:`_block_sum`), then added up the tree. The recursion
-    runs on an explicit stack (numba's cache does not keep recursive functions)."""
+    runs on an explicit stack: a recursive version crashed when numba loaded it from its
+    cache."""
     if stop - start <= _PAIRWISE_BLOCK:
         return _block_sum(a, start, stop)
     depth = 64
