@@ -32,9 +32,9 @@ small sizes, ``--output`` to write elsewhere). In the same process:
   floats' worth of rows at a time against whole blocks at once (``CHUNK`` as large
   as a block), both by NumPy (``compiled=False``); bitwise the same value and gradient;
 * the same evaluation with that arithmetic compiled (:mod:`dimred.relevance.nerv_compiled`,
-  the default for fixed widths) against NumPy's chunks (``compiled=False``); the
-  largest difference of value and gradient (0 where NumPy's ``exp`` and ``log`` are
-  the C library's).
+  taken with fixed widths where it changes no bit) against NumPy's chunks
+  (``compiled=False``); the largest difference of value and gradient (0 where NumPy's
+  ``exp`` and ``log`` are the C library's).
 
 Writes ``figures/relevance_learning/benchmark.{csv,md}`` and the README's findings on
 it (``findings.csv`` beside, produced by ``make bench``), and prints the table.

@@ -18,12 +18,7 @@ from test_numpy_order import numpy_calls_the_c_library
 from test_stable_maps import _factorial
 
 from dimred.datasets.synthetic import relevance_set1
-from dimred.relevance import (
-    NeRVRelevance,
-    backward_relevance,
-    forward_relevance,
-    nerv,
-)
+from dimred.relevance import NeRVRelevance, backward_relevance, forward_relevance, nerv
 from dimred.relevance.nerv import (
     MASS_TOL,
     NeRVObjective,
@@ -574,8 +569,8 @@ def test_compiled_terms_are_numpys(monkeypatch, options, n):
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_fits_are_compiled_where_that_changes_no_bit(monkeypatch):
     """:class:`NeRVRelevance` takes the compiled arithmetic with fixed widths where
-    compiled ``exp`` and ``log`` are NumPy's (``test_numpy_order.py``'s probe), and NumPy's with
-    adaptive widths, whose widths are recalibrated within the loop."""
+    compiled ``exp`` and ``log`` are NumPy's (``test_numpy_order.py``'s probe), and
+    NumPy's with adaptive widths, which are recalibrated within the loop."""
     calls = []
     original = NeRVObjective._compiled_terms
     monkeypatch.setattr(
