@@ -56,3 +56,31 @@ def test_committed_relevance_findings_summarise_the_committed_tables():
     seeds = sensitivity.loc[sensitivity["kind"] == "seed", "all_cells_agreeing"]
     assert len(seeds) >= 10
     assert finding(findings, "table1_seeds")["value"] == seeds.median()
+
+
+@pytest.mark.parametrize(
+    ("key", "rows"),
+    [("nerv_chunk_speed", "chunks of rows vs"), ("nerv_compiled_speed", "compiled vs")],
+)
+def test_committed_evaluation_findings_summarise_the_benchmark(key, rows):
+    """``make bench``'s per-evaluation findings restate the ratios of their rows of
+    ``benchmark.csv`` (median and range over the sizes) and the rows' largest difference."""
+    folder = paths.FIGURES_DIR / "relevance_learning"
+    findings = pd.read_csv(folder / "findings.csv", keep_default_na=False)
+    bench = pd.read_csv(folder / "benchmark.csv")
+    ratios = bench.loc[
+        bench["benchmark"].str.contains(rows), ["n", "speed_ratio", "max_difference"]
+    ]
+    assert len(ratios) == 2
+    row = finding(findings, key)
+    assert (row["value"], row["low"], row["high"], row["n_draws"]) == pytest.approx(
+        (
+            ratios["speed_ratio"].median(),
+            ratios["speed_ratio"].min(),
+            ratios["speed_ratio"].max(),
+            2,
+        )
+    )
+    for r in ratios.itertuples():
+        assert f"{r.speed_ratio:.1f}× at {r.n:,} points" in row["statement"]
+    assert f"largest difference {ratios['max_difference'].max():.0g}" in row["statement"]
