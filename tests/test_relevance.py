@@ -14,11 +14,16 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from test_coranking import brute_force_quality, ranked_others
-from test_numpy_order import numpy_calls_the_c_library
 from test_stable_maps import _factorial
 
 from dimred.datasets.synthetic import relevance_set1
-from dimred.relevance import NeRVRelevance, backward_relevance, forward_relevance, nerv
+from dimred.relevance import (
+    NeRVRelevance,
+    backward_relevance,
+    forward_relevance,
+    nerv,
+    nerv_compiled,
+)
 from dimred.relevance.nerv import (
     MASS_TOL,
     NeRVObjective,
@@ -542,10 +547,10 @@ def test_calibration_ends_a_newton_two_cycle_by_bisection(monkeypatch):
 @pytest.mark.parametrize("n", [7, 300])
 def test_compiled_terms_are_numpys(monkeypatch, options, n):
     """The compiled arithmetic on the pairs (fixed widths) gives NumPy's objective and
-    gradient: bit for bit where NumPy's ``exp`` and ``log`` are the C library's, else
-    within 1e-12. Rows of 6 pairs (below NumPy's eight accumulators) and of 299 (its
-    pairwise halves), blocks of a few rows, duplicate points, zero relevances, and
-    candidate pairs refreshed as they grow."""
+    gradient bit for bit. Rows of 6 pairs (below NumPy's eight accumulators) and of
+    299 (its pairwise halves), blocks of a few rows, chunks of one row and of several,
+    duplicate points, zero relevances, and candidate pairs refreshed as they grow."""
+    monkeypatch.setattr(nerv_compiled, "STAGE_PAIRS", 2 * n)  # a few rows per chunk
     monkeypatch.setattr(nerv, "BLOCK", 3 * n)  # blocks of 3 rows
     rng = np.random.default_rng(n)
     X = rng.normal(size=(n, 5)) * [3.0, 2.0, 1.0, 0.5, 0.1]
@@ -553,23 +558,36 @@ def test_compiled_terms_are_numpys(monkeypatch, options, n):
     Y = X[:, :2] + 0.2 * rng.normal(size=(n, 2))
     k = min(5, n - 2)
     ours, numpy_ = (NeRVObjective(X, Y, k, compiled=c, **options) for c in (True, False))
-    bitwise = numpy_calls_the_c_library()
     for theta in (np.ones(5), np.array([2.0, 0.5, 0.0, 1.0, 3.0]), rng.uniform(0, 2, 5)):
         assert ours.refresh(theta) == numpy_.refresh(theta)
         (value, gradient), (expected, expected_gradient) = ours(theta), numpy_(theta)
-        if bitwise:
-            assert value == expected
-            np.testing.assert_array_equal(gradient, expected_gradient)
-        else:
-            np.testing.assert_allclose(value, expected, rtol=1e-12)
-            scale = np.abs(expected_gradient).max()
-            np.testing.assert_allclose(gradient, expected_gradient, rtol=0, atol=1e-12 * scale)
+        assert value == expected
+        np.testing.assert_array_equal(gradient, expected_gradient)
+
+
+@pytest.mark.parametrize("options", [{}, {"n_candidates": 12}])
+def test_compiled_terms_take_numpys_exp_and_log(monkeypatch, options):
+    """The compiled arithmetic takes ``exp`` and ``log`` from NumPy, so it gives NumPy's
+    bits whichever versions NumPy dispatches (its own on CPUs with AVX-512F): with
+    NumPy's ``exp`` and ``log`` replaced by others that differ in the last bits, as
+    another CPU's would, both paths change and stay equal bit for bit."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 4)) * [3.0, 2.0, 1.0, 0.5]
+    Y = X[:, :2] + 0.2 * rng.normal(size=(60, 2))
+    theta = np.array([2.0, 0.5, 1.0, 3.0])
+    plain = NeRVObjective(X, Y, 5, **options)(theta)
+    exp, log = np.exp, np.log
+    monkeypatch.setattr(np, "exp", lambda x, out=None: np.nextafter(exp(x, out=out), 0, out=out))
+    monkeypatch.setattr(np, "log", lambda x, out=None: np.nextafter(log(x, out=out), 0, out=out))
+    ours, numpy_ = (NeRVObjective(X, Y, 5, compiled=c, **options)(theta) for c in (True, False))
+    assert ours[0] == numpy_[0]
+    np.testing.assert_array_equal(ours[1], numpy_[1])
+    assert not np.array_equal(ours[1], plain[1])  # the values moved
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-def test_fits_are_compiled_where_that_changes_no_bit(monkeypatch):
-    """:class:`NeRVRelevance` takes the compiled arithmetic with fixed widths where
-    compiled ``exp`` and ``log`` are NumPy's (``test_numpy_order.py``'s probe), and
+def test_fits_are_compiled_with_fixed_widths(monkeypatch):
+    """:class:`NeRVRelevance` takes the compiled arithmetic with fixed widths, and
     NumPy's with adaptive widths, which are recalibrated within the loop."""
     calls = []
     original = NeRVObjective._compiled_terms
@@ -580,7 +598,7 @@ def test_fits_are_compiled_where_that_changes_no_bit(monkeypatch):
     NeRVRelevance(n_neighbors=5, max_iter=3, widths="adaptive").fit(X, Y)
     assert not calls
     NeRVRelevance(n_neighbors=5, max_iter=3).fit(X, Y)
-    assert bool(calls) == numpy_calls_the_c_library()
+    assert calls
     with pytest.raises(ValueError, match="compiled must be"):
         NeRVObjective(X, Y, 5, compiled="yes")
 

@@ -80,13 +80,11 @@ squared distances come from blocks of the Gram matrix ``X_lambda X_lambda^T``
 a block the arithmetic on the pairs runs on chunks of :data:`CHUNK` rows' worth, whose
 temporaries stay in the CPU's cache; it is per pair or per row, so the chunks change
 no bit (only the block's sum of divergences and its BLAS product span its rows).
-With fixed widths, where NumPy's ``exp`` and ``log`` are the C library's (CPUs without
-AVX-512F), that arithmetic is compiled instead (:mod:`dimred.relevance.nerv_compiled`,
-numba): one loop per row, the distances read off the Gram block, the same operations in
-NumPy's order, so the same values bit for bit; where NumPy has its own AVX-512 ``exp``,
-whose bits the compiled loop would not give, NumPy keeps it. NumPy's chunks stay the
-reference (``compiled=False``) and the path of adaptive widths, which are recalibrated
-within it.
+With fixed widths that arithmetic is compiled instead (:mod:`dimred.relevance.nerv_compiled`,
+numba): a few passes over each chunk, the distances read off the Gram block, the same
+operations in NumPy's order, and ``exp`` and ``log`` left to NumPy, so the same values
+bit for bit on any CPU. NumPy's chunks stay the reference (``compiled=False``) and the
+path of adaptive widths, which are recalibrated within it.
 ``log q`` and ``(1 - gamma) q`` depend on ``Y`` and its widths only: they are computed
 at the first evaluation and kept while the pairs stay, as long as they fit in
 :data:`CACHE_FLOATS` (every pair of up to about 4,000 points); beyond, each
@@ -135,7 +133,6 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm import tqdm
 
 from ..utils.graphs import _tie_keys, check_n_neighbors, knn_distances
-from ..utils.numpy_order import matches_numpy
 from ..utils.validation import check_spread
 from . import nerv_compiled
 
@@ -395,11 +392,10 @@ class NeRVObjective:
     cache_floats : int, default=CACHE_FLOATS
         Most floats kept between evaluations for ``log q`` and ``q`` (two per
         pair); ``0`` recomputes them at every evaluation (Notes).
-    compiled : {"auto", True, False}, default="auto"
+    compiled : bool, default=True
         With fixed widths, the arithmetic on the pairs by
-        :mod:`dimred.relevance.nerv_compiled`; ``False``: by NumPy (the reference);
-        ``"auto"``: compiled where that changes no bit
-        (:func:`~dimred.utils.numpy_order.matches_numpy`).
+        :mod:`dimred.relevance.nerv_compiled` (the same values bit for bit);
+        ``False``: by NumPy (the reference).
 
     Attributes
     ----------
@@ -436,12 +432,12 @@ class NeRVObjective:
         n_candidates=None,
         bandwidth="perplexity",
         cache_floats=CACHE_FLOATS,
-        compiled="auto",
+        compiled=True,
     ):
         if bandwidth == "kth_neighbor" and widths != "fixed":
             raise ValueError("bandwidth='kth_neighbor' needs widths='fixed'.")
-        if compiled not in ("auto", True, False):
-            raise ValueError(f"compiled must be 'auto', True or False; got {compiled!r}.")
+        if not isinstance(compiled, bool):
+            raise ValueError(f"compiled must be True or False; got {compiled!r}.")
         n = X.shape[0]
         self.X = X - X.mean(axis=0)
         self.Y = Y - Y.mean(axis=0)
@@ -452,7 +448,7 @@ class NeRVObjective:
         self.n_candidates = n - 1 if n_candidates is None else min(n_candidates, n - 1)
         self.pairs = None
         self.cache_floats = cache_floats
-        self.compiled = matches_numpy() if compiled == "auto" else compiled
+        self.compiled = compiled
         start = np.ones(X.shape[1])
         self._calibrate(start)
         if self.n_candidates < n - 1:
@@ -626,18 +622,14 @@ class NeRVObjective:
         return np.sum(divergences), weights, row_sums
 
     def _compiled_terms(self, block, log_q, q_part):
-        """:meth:`_block_terms` by :mod:`dimred.relevance.nerv_compiled` (fixed widths): the
-        same values, each row's arithmetic in one compiled loop."""
-        start, divergences = int(block.index[0]), np.empty(block.pairs.size)
-        common = (self.precision_x, log_q, q_part, self.gamma, self.scale, divergences)
-        if self.pairs is None:
-            row_sums = nerv_compiled.every_pair_terms(block.gram, block.squares, start, *common)
-            weights = block.gram
-        else:
-            pairs = block.pairs
-            weights, row_sums = nerv_compiled.candidate_pair_terms(
-                block.gram, block.squares, start, pairs.cols, pairs.indptr, *common
-            )
+        """:meth:`_block_terms` by :mod:`dimred.relevance.nerv_compiled` (fixed widths):
+        the same values."""
+        divergences = np.empty(block.pairs.size)
+        pairs = None if self.pairs is None else (block.pairs.cols, block.pairs.indptr)
+        weights, row_sums = nerv_compiled.pair_terms(
+            block.gram, block.squares, int(block.index[0]), self.precision_x, log_q, q_part,
+            self.gamma, self.scale, divergences, pairs,
+        )  # fmt: skip
         return np.sum(divergences), weights, row_sums
 
     def _pair_weights(self, d2, pairs, index, log_q, q_part, divergences):

@@ -1,53 +1,23 @@
-"""NumPy's arithmetic in compiled code (numba), to the bit.
+"""NumPy's sums in compiled code (numba), to the bit.
 
 A loop compiled by numba that repeats NumPy's elementwise operations in the same order
-gives NumPy's values bit for bit, except where the order of a sum differs or NumPy
-has its own versions of ``exp`` and ``log``:
+gives NumPy's values bit for bit, but for the order of its sums and for ``exp`` and
+``log`` (compiled code calls the C library's; NumPy dispatches its own versions on
+CPUs with AVX-512F, so compiled code leaves those to NumPy). The sums here add in
+NumPy's order:
 
-- :func:`pairwise_sum` and :func:`reduceat_sum` add as ``np.sum`` and one segment of
-  ``np.add.reduceat`` do (NumPy's pairwise summation);
-- :func:`matches_numpy` tells whether compiled ``exp`` and ``log`` (the C library's)
-  are NumPy's on this CPU. They are where NumPy calls the C library (x86-64 CPUs
-  without AVX-512F); where the CPU has AVX-512F, NumPy dispatches its own versions.
-  The compiled NeRV arithmetic (:mod:`dimred.relevance.nerv_compiled`) is taken only
-  where the check holds, so that it changes no bit.
+- :func:`pairwise_sum`: ``np.sum`` of a contiguous array (NumPy's pairwise summation);
+- :func:`reduceat_sum`: one segment of ``np.add.reduceat``.
 """
-
-from functools import cache
 
 import numpy as np
 from numba import njit
 
-__all__ = ["matches_numpy", "pairwise_sum", "reduceat_sum"]
+__all__ = ["pairwise_sum", "reduceat_sum"]
 
 #: NumPy's pairwise summation: blocks of at most this many terms are summed by
 #: eight accumulators (``PW_BLOCKSIZE`` in NumPy's ``loops_utils.h``).
 _PAIRWISE_BLOCK = 128
-
-
-@njit(cache=True)
-def _exp_log(exponents, positives):
-    """``exp`` and ``log`` as compiled code computes them (the C library's)."""
-    return np.exp(exponents), np.log(positives)
-
-
-@cache
-def matches_numpy():
-    """Whether compiled ``exp`` and ``log`` give NumPy's bits on this CPU.
-
-    Compared on 65,537 exponents spread over ``[-745, 709]`` (``exp``'s range in
-    float64) and 65,537 positives spread over ``[1e-300, 1e300]``. Where NumPy calls
-    the C library, both call the same functions and agree everywhere; one difference
-    (NumPy's own AVX-512 versions) makes the compiled paths give way to NumPy's.
-
-    Returns
-    -------
-    bool
-    """
-    exponents = np.linspace(-745.0, 709.0, 2**16 + 1)
-    positives = np.geomspace(1e-300, 1e300, 2**16 + 1)
-    exp, log = _exp_log(exponents, positives)
-    return bool(np.array_equal(exp, np.exp(exponents)) and np.array_equal(log, np.log(positives)))
 
 
 @njit(cache=True)
