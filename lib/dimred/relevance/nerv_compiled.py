@@ -5,10 +5,9 @@
 ``(gamma p - (1 - gamma) q) log(p / q)`` of ``Q^NeRV`` and the pair weights
 ``W_ij = -beta_i (h_ij - p_ij sum_m h_im)`` (module docstring of
 :mod:`dimred.relevance.nerv`), as about fifteen NumPy passes over the pairs, each
-writing a temporary. :func:`pair_terms` does the same arithmetic in four compiled
-passes over a chunk of rows (five with every pair, whose weights go back into the Gram
-block), with the squared distances ``d2_ij`` read from the Gram
-block: the same operations in the same order, every sum over a row as NumPy's
+writing a temporary. :func:`pair_terms` does the same arithmetic in three compiled
+passes over a chunk of rows (four with every pair, whose weights go back into the Gram
+block), with the squared distances ``d2_ij`` read from the Gram block: the same operations in the same order, every sum over a row as NumPy's
 ``np.add.reduceat`` forms it (the row's first term plus NumPy's pairwise sum of the
 others, :func:`~dimred.utils.numpy_order.reduceat_sum`), and ``exp`` and ``log`` left to
 NumPy between the passes, on the same values as NumPy's path. So the results are
@@ -122,15 +121,6 @@ def _candidate_logits(gram, squares, start, first, stop, precision, cols, indptr
 
 
 @njit(cache=True)
-def _row_sums(values, indptr):
-    """``np.add.reduceat(values, indptr[:-1])``."""
-    sums = np.empty(indptr.size - 1)
-    for a in range(sums.size):
-        sums[a] = reduceat_sum(values[indptr[a] : indptr[a + 1]], indptr[a + 1] - indptr[a])
-    return sums
-
-
-@njit(cache=True)
 def _less_row_values(values, indptr, per_row):
     """``values - per_row[rows]``, in place: ``log p`` from the shifted logits."""
     for a in range(per_row.size):
@@ -165,8 +155,8 @@ def pair_terms(gram, squares, start, precision, log_q, q_part, gamma, scale, div
 
     The rows are taken a chunk of about :data:`STAGE_PAIRS` pairs at a time. For each
     chunk a compiled pass forms the shifted logits (``_Pairs.log_softmax``), NumPy
-    exponentiates them, a compiled pass sums each row, NumPy takes the logarithms of the
-    sums, a compiled pass forms ``log p``, NumPy exponentiates it, and a last compiled
+    exponentiates them, sums each row (``np.add.reduceat``) and takes the logarithms of
+    the sums, a compiled pass forms ``log p``, NumPy exponentiates it, and a last compiled
     pass forms the divergences and the weights (``_pair_weights``).
 
     Parameters
@@ -220,7 +210,7 @@ def pair_terms(gram, squares, start, precision, log_q, q_part, gamma, scale, div
                 gram, squares, start, first, stop, precision, cols, indptr, logits[:m]
             )
         np.exp(logits[:m], out=p[:m])
-        _less_row_values(logits[:m], local, np.log(_row_sums(p[:m], local)))
+        _less_row_values(logits[:m], local, np.log(np.add.reduceat(p[:m], local[:-1])))
         np.exp(logits[:m], out=p[:m])
         chunk = weights[:m] if pairs is None else weights[span]
         row_sums[first:stop] = _chunk_weights(
