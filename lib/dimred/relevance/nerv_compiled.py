@@ -7,12 +7,13 @@
 :mod:`dimred.relevance.nerv`), as about fifteen NumPy passes over the pairs, each
 writing a temporary. :func:`pair_terms` does the same arithmetic in three compiled
 passes over a chunk of rows (four with every pair, whose weights go back into the Gram
-block), with the squared distances ``d2_ij`` read from the Gram block: the same operations in the same order, every sum over a row as NumPy's
-``np.add.reduceat`` forms it (the row's first term plus NumPy's pairwise sum of the
-others, :func:`~dimred.utils.numpy_order.reduceat_sum`), and ``exp`` and ``log`` left to
-NumPy between the passes, on the same values as NumPy's path. So the results are
-NumPy's bit for bit on any CPU, whichever ``exp`` NumPy dispatches (its own AVX-512
-versions, or the C library's); ``tests/test_relevance.py`` checks them.
+block), with the squared distances ``d2_ij`` read from the Gram block: the same
+operations in the same order, every sum over a row as NumPy's ``np.add.reduceat``
+forms it (the row's first term plus NumPy's pairwise sum of the others,
+:func:`~dimred.utils.numpy_order.reduceat_sum`), and ``exp``, ``log`` and the row sums
+of the log-softmax left to NumPy between the passes, on the same values as NumPy's path.
+So the results are NumPy's bit for bit on any CPU, whichever ``exp`` NumPy dispatches
+(its own AVX-512 versions, or the C library's); ``tests/test_relevance.py`` checks them.
 
 A single compiled loop per row, with the C library's ``exp`` and ``log``, came first:
 it gave NumPy's bits only where NumPy calls the C library (CPUs without AVX-512F), so
