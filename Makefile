@@ -92,10 +92,13 @@ $(STAMPS)/%.code: FORCE | $(ENV_STAMP)
 # The files of lib/ a paper's run depends on, found by a static import analysis of its
 # notebook and the runner (lib/dimred/compendium/depends.py: the modules whose names it
 # uses, not every module of lib/), with their sha256; rewritten only when one of them
-# changes, so editing a module reruns only the papers that use it.
+# changes, so editing a module reruns only the papers that use it. One run of depends.py
+# refreshes every paper's stamp (each module parsed once); the empty recipe of %.lib makes
+# make read each stamp's date again after that run.
 .PRECIOUS: $(STAMPS)/%.lib
-$(STAMPS)/%.lib: FORCE | $(ENV_STAMP)
-	@$(PYTHON) lib/dimred/compendium/depends.py $* $@
+$(STAMPS)/%.lib: $(STAMPS)/lib-refreshed ;
+$(STAMPS)/lib-refreshed: FORCE | $(ENV_STAMP)
+	@$(PYTHON) lib/dimred/compendium/depends.py --stamps $(STAMPS)
 
 # A paper reruns when its notebook's code, the lib/ files it uses, its published numbers, the
 # data registry, pyproject.toml or its parameters changed. Each notebook fetches (and

@@ -88,9 +88,11 @@ exec {python} "$@"
 
 @pytest.fixture
 def scratch_tree(tmp_path):
-    """A copy of what the Makefile reads for ``bvp`` (lib/ for the stamps of its code and of
-    the modules it uses), and a stand-in interpreter."""
-    for name in ("Makefile", "pyproject.toml", "data/registry.toml", "notebooks/bvp.ipynb"):
+    """A copy of what the Makefile reads for ``bvp`` (lib/ and every notebook: one run of
+    depends.py refreshes every paper's stamp of the modules it uses), and a stand-in
+    interpreter."""
+    notebooks = [p.relative_to(paths.ROOT) for p in (paths.ROOT / "notebooks").glob("*.ipynb")]
+    for name in ("Makefile", "pyproject.toml", "data/registry.toml", *notebooks):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths.ROOT / name, tmp_path / name)
     shutil.copytree(

@@ -41,11 +41,12 @@ file searched for ``datasets`` in ``from ... import datasets``). Not seen: impor
 top-level assignment that change global state (``_ = np.seterr(...)``), and class bodies
 that do more than define the class; no module a paper runs has any today.
 
-The Makefile runs this file as a script, standard library only, for every paper on every
-``make`` (``python lib/dimred/compendium/depends.py PAPER STAMP``): :func:`write_stamp`
-keeps in ``build/stamps/<paper>.lib`` the sha256 of each file the paper depends on and
-rewrites it only when one changed. ``--list`` prints every paper's files
-(``tests/paper_dependencies.txt`` holds that list).
+The Makefile runs this file as a script, standard library only, once on every ``make``
+(``python lib/dimred/compendium/depends.py --stamps build/stamps``): :func:`write_stamps`
+keeps in ``build/stamps/<paper>.lib`` the sha256 of each file a paper depends on, for every
+paper, and rewrites a stamp only when one of its files changed. The papers share one
+:class:`Library`, so each module is parsed and analysed once, not once per paper.
+``--list`` prints every paper's files (``tests/paper_dependencies.txt`` holds that list).
 """
 
 import ast
@@ -66,6 +67,7 @@ __all__ = [
     "paper_dependencies",
     "papers",
     "write_stamp",
+    "write_stamps",
 ]
 
 #: Repository root (``lib/dimred/compendium/depends.py`` -> ``../../..``).
@@ -510,7 +512,7 @@ def papers(root=ROOT):
     raise LookupError("no PAPERS in dimred/experiments/__init__.py")
 
 
-def paper_dependencies(paper, root=ROOT):
+def paper_dependencies(paper, root=ROOT, library=None):
     """The files of ``lib/`` a paper's run depends on: its notebook's code run by :data:`RUNNER`.
 
     Parameters
@@ -519,6 +521,9 @@ def paper_dependencies(paper, root=ROOT):
         A paper of ``PAPERS`` (``notebooks/<paper>.ipynb``).
     root : Path
         The repository root.
+    library : Library, optional
+        ``root``'s ``lib/``, parsed modules kept (shared by several papers); default a
+        fresh one.
 
     Returns
     -------
@@ -527,11 +532,11 @@ def paper_dependencies(paper, root=ROOT):
     """
     root = Path(root)
     code = notebook_code(root / "notebooks" / f"{paper}.ipynb")
-    files = files_run_by(Library(root / "lib"), code, [RUNNER])
+    files = files_run_by(library or Library(root / "lib"), code, [RUNNER])
     return [path.relative_to(root).as_posix() for path in files]
 
 
-def write_stamp(paper, stamp, root=ROOT):
+def write_stamp(paper, stamp, root=ROOT, library=None):
     """Write the sha256 of each file ``paper`` depends on to ``stamp``, unless it holds them.
 
     One ``<sha256>  <path>`` line per file (``sha256sum -c`` reads it). A stamp written for
@@ -544,6 +549,8 @@ def write_stamp(paper, stamp, root=ROOT):
     stamp : str or Path
     root : Path
         The repository root.
+    library : Library, optional
+        As :func:`paper_dependencies`.
 
     Returns
     -------
@@ -551,7 +558,7 @@ def write_stamp(paper, stamp, root=ROOT):
         Whether the stamp was written.
     """
     root, stamp = Path(root), Path(stamp)
-    files = paper_dependencies(paper, root)
+    files = paper_dependencies(paper, root, library)
     text = "".join(f"{hashlib.sha256((root / f).read_bytes()).hexdigest()}  {f}\n" for f in files)
     existed = stamp.is_file()
     if existed and stamp.read_text() == text:
@@ -564,18 +571,40 @@ def write_stamp(paper, stamp, root=ROOT):
     return True
 
 
+def write_stamps(folder, root=ROOT):
+    """:func:`write_stamp` of every paper to ``folder/<paper>.lib``, with one :class:`Library`.
+
+    Parameters
+    ----------
+    folder : str or Path
+    root : Path
+        The repository root.
+
+    Returns
+    -------
+    list of str
+        The papers whose stamp was written.
+    """
+    root, library = Path(root), Library(Path(root) / "lib")
+    stamps = {paper: Path(folder) / f"{paper}.lib" for paper in papers(root)}
+    return [paper for paper, stamp in stamps.items() if write_stamp(paper, stamp, root, library)]
+
+
 def main(argv=None):
-    """``depends.py PAPER STAMP`` refreshes one stamp; ``depends.py --list`` prints
-    ``<paper> <file>`` for every file of every paper."""
+    """``depends.py --stamps FOLDER`` refreshes every paper's stamp (:func:`write_stamps`);
+    ``depends.py --list`` prints ``<paper> <file>`` for every file of every paper."""
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--list"]:
         print("# <paper> <file of lib/ its run depends on>, as written by")
         print("# python lib/dimred/compendium/depends.py --list")
+        library = Library(ROOT / "lib")
         for paper in papers():
-            print("\n".join(f"{paper} {path}" for path in paper_dependencies(paper)))
+            print("\n".join(f"{paper} {path}" for path in paper_dependencies(paper, ROOT, library)))
         return 0
-    paper, stamp = argv
-    write_stamp(paper, stamp)
+    option, folder = argv
+    if option != "--stamps":
+        raise SystemExit("usage: depends.py --stamps FOLDER | depends.py --list")
+    write_stamps(folder)
     return 0
 
 
