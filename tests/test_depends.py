@@ -370,6 +370,12 @@ def test_make_reruns_only_the_papers_that_use_an_edited_module(tmp_path):
     assert make() == sorted(PAPERS)
 
 
+@pytest.mark.parametrize("argv", [["bvp", "stamp"], ["--stamps"], ["--stamps", "a", "b"]])
+def test_the_script_refuses_other_arguments(argv):
+    with pytest.raises(SystemExit, match="usage: depends.py --stamps FOLDER"):
+        depends.main(argv)
+
+
 def test_every_stamp_is_refreshed_in_under_two_seconds_per_paper(tmp_path):
     start = time.perf_counter()
     assert depends.write_stamps(tmp_path) == list(PAPERS)

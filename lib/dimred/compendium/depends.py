@@ -601,10 +601,9 @@ def main(argv=None):
         for paper in papers():
             print("\n".join(f"{paper} {path}" for path in paper_dependencies(paper, ROOT, library)))
         return 0
-    option, folder = argv
-    if option != "--stamps":
+    if len(argv) != 2 or argv[0] != "--stamps":
         raise SystemExit("usage: depends.py --stamps FOLDER | depends.py --list")
-    write_stamps(folder)
+    write_stamps(argv[1])
     return 0
 
 
