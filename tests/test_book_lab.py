@@ -9,13 +9,11 @@ copy of the tree, where a stand-in interpreter records each notebook run instead
 import asyncio
 import copy
 import json
-import os
 import shutil
-import subprocess
-import sys
 
 import nbformat
 import pytest
+from scratch_make import make_runs, scratch_copy
 
 from dimred.compendium import cells, lab, paths
 
@@ -79,43 +77,13 @@ def test_stamp_is_rewritten_only_when_the_code_changes(tmp_path):
     assert stamp.read_text() == cells.code_digest(notebook) + "\n"
 
 
-RUNNER = """#!/bin/sh
-# Stand-in interpreter: records a notebook run, runs anything else with Python.
-if [ "$1" = "-m" ]; then echo "$3" >> "$RUNS"; exit 0; fi
-exec {python} "$@"
-"""
-
-
-@pytest.fixture
-def scratch_tree(tmp_path):
-    """A copy of what the Makefile reads for ``bvp`` (lib/ and every notebook: one run of
-    depends.py refreshes every paper's stamp of the modules it uses), and a stand-in
-    interpreter."""
-    notebooks = [p.relative_to(paths.ROOT) for p in (paths.ROOT / "notebooks").glob("*.ipynb")]
-    for name in ("Makefile", "pyproject.toml", "data/registry.toml", *notebooks):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(paths.ROOT / name, tmp_path / name)
-    shutil.copytree(
-        paths.ROOT / "lib", tmp_path / "lib", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    runner = tmp_path / "python"
-    runner.write_text(RUNNER.format(python=sys.executable))
-    runner.chmod(0o755)
-    return tmp_path
-
-
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
-def test_make_reruns_a_paper_only_when_its_code_changed(scratch_tree):
-    runs = scratch_tree / "runs.log"
-    env = {**os.environ, "VIRTUAL_ENV": str(scratch_tree), "RUNS": str(runs)}
-    notebook = scratch_tree / "notebooks" / "bvp.ipynb"
+def test_make_reruns_a_paper_only_when_its_code_changed(tmp_path):
+    root = scratch_copy(tmp_path)
+    notebook = root / "notebooks" / "bvp.ipynb"
 
     def make():
-        command = ["make", "-s", "bvp", f"PYTHON={scratch_tree / 'python'}"]
-        subprocess.run(command, cwd=scratch_tree, env=env, check=True, capture_output=True)
-        ran = runs.read_text().split() if runs.exists() else []
-        runs.unlink(missing_ok=True)
-        return ran
+        return make_runs(root, "bvp")
 
     assert make() == ["bvp"]  # first build
     assert make() == []

@@ -12,13 +12,11 @@ import importlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
+from scratch_make import make_runs, scratch_copy
 
 from dimred.compendium import depends, paths
 from dimred.experiments import PAPERS
@@ -295,25 +293,6 @@ def test_every_stamp_from_one_library_is_each_papers_own(tmp_path):
 
 
 # -------------------------------------------------------------------------------- the Makefile
-RUNNER = """#!/bin/sh
-# Stand-in interpreter: records a notebook run, runs anything else with Python.
-if [ "$1" = "-m" ]; then echo "$3" >> "$RUNS"; exit 0; fi
-exec {python} "$@"
-"""
-
-
-def scratch_copy(root):
-    """What the Makefile reads: the Makefile, lib/, the notebooks and data/ but raw data."""
-    files = [paths.ROOT / name for name in ("Makefile", "pyproject.toml", "data/registry.toml")]
-    for folder, pattern in (("lib", "*.py"), ("notebooks", "*.ipynb"), ("data/published", "*")):
-        files += [p for p in (paths.ROOT / folder).rglob(pattern) if "__pycache__" not in p.parts]
-    for path in filter(Path.is_file, files):
-        copy = root / path.relative_to(paths.ROOT)
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, copy)
-    return root
-
-
 def builds_on(paper):
     """The papers whose protocols ``paper`` reuses (the cross-paper benchmark: all five)."""
     return tuple(getattr(importlib.import_module(f"dimred.experiments.{paper}"), "BUILDS_ON", ()))
@@ -334,19 +313,9 @@ def only_in(paper):
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
 def test_make_reruns_only_the_papers_that_use_an_edited_module(tmp_path):
     root = scratch_copy(tmp_path)
-    runner = root / "python"
-    runner.write_text(RUNNER.format(python=sys.executable))
-    runner.chmod(0o755)
-    runs = root / "runs.log"
-    env = {**os.environ, "VIRTUAL_ENV": str(root), "RUNS": str(runs)}
 
     def make():
-        command = ["make", "-s", "QUICK=1", f"PYTHON={runner}", *PAPERS]
-        subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
-        time.sleep(0.05)  # file times tick coarsely: an edit must come after the last stamp
-        ran = runs.read_text().split() if runs.exists() else []
-        runs.unlink(missing_ok=True)
-        return sorted(ran)
+        return make_runs(root, "QUICK=1", *PAPERS)
 
     def edit(name):
         with open(root / name, "a") as module:

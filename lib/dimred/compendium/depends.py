@@ -585,7 +585,8 @@ def write_stamps(folder, root=ROOT):
     list of str
         The papers whose stamp was written.
     """
-    root, library = Path(root), Library(Path(root) / "lib")
+    root = Path(root)
+    library = Library(root / "lib")
     stamps = {paper: Path(folder) / f"{paper}.lib" for paper in papers(root)}
     return [paper for paper, stamp in stamps.items() if write_stamp(paper, stamp, root, library)]
 

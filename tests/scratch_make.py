@@ -1,0 +1,48 @@
+"""The Makefile's tests: a scratch copy of what it reads, and ``make`` run there with a
+stand-in interpreter that records each notebook run instead of doing it."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from dimred.compendium import paths
+
+__all__ = ["make_runs", "scratch_copy"]
+
+#: The stand-in interpreter: records a notebook run, runs anything else with Python.
+RUNNER = """#!/bin/sh
+if [ "$1" = "-m" ]; then echo "$3" >> "$RUNS"; exit 0; fi
+exec {python} "$@"
+"""
+
+
+def scratch_copy(root):
+    """Copy to ``root`` what the Makefile reads (the Makefile, lib/, the notebooks and
+    data/ but raw data) and write the stand-in interpreter ``root/python``."""
+    files = [paths.ROOT / name for name in ("Makefile", "pyproject.toml", "data/registry.toml")]
+    for folder, pattern in (("lib", "*.py"), ("notebooks", "*.ipynb"), ("data/published", "*")):
+        files += [p for p in (paths.ROOT / folder).rglob(pattern) if "__pycache__" not in p.parts]
+    for path in filter(Path.is_file, files):
+        copy = root / path.relative_to(paths.ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+    runner = root / "python"
+    runner.write_text(RUNNER.format(python=sys.executable))
+    runner.chmod(0o755)
+    return root
+
+
+def make_runs(root, *arguments):
+    """Run ``make -s arguments`` in the scratch copy ``root``; the papers whose notebook it
+    ran, sorted."""
+    runs = root / "runs.log"
+    env = {**os.environ, "VIRTUAL_ENV": str(root), "RUNS": str(runs)}
+    command = ["make", "-s", f"PYTHON={root / 'python'}", *arguments]
+    subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
+    time.sleep(0.05)  # file times tick coarsely: an edit must come after the last stamp
+    ran = runs.read_text().split() if runs.exists() else []
+    runs.unlink(missing_ok=True)
+    return sorted(ran)
