@@ -219,6 +219,9 @@ METHODS = {
         ),
         "finite",
     ),  # fmt: skip
+    "GramFactorAnalysis": Method(
+        _embed(lambda: dimred.GramFactorAnalysis(2, random_state=0)), "subspace", supervised=False
+    ),
     "KernelDiscriminantAnalysis": Method(_project(dimred.KernelDiscriminantAnalysis), "subspace"),
     "LocalitySensitiveDiscriminantAnalysis": Method(
         _project(dimred.LocalitySensitiveDiscriminantAnalysis), "subspace"

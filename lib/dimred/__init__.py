@@ -7,6 +7,8 @@ subpackages hold them by role:
 - :mod:`dimred.ordinal`: ordinal regression (ORML, ORML/M, ranked projection baselines);
 - :mod:`dimred.importance`: feature importance (metrical, random forest);
 - :mod:`dimred.manifold`: nonlinear embeddings (Fisher t-SNE, classical MDS);
+- :mod:`dimred.decomposition`: factor analysis as scikit-learn fits it, its SVD from
+  ``X^T X``;
 - :mod:`dimred.neural`: the autoencoder of the AwA2 survey (PyTorch; not imported here,
   so that ``import dimred`` does not load torch: ``from dimred.neural import Autoencoder``);
 - :mod:`dimred.relevance`: relevance of the features for a given embedding (forward,
@@ -30,6 +32,7 @@ from .datasets import (
     load_umist,
     load_usps,
 )
+from .decomposition import GramFactorAnalysis
 from .importance import MetricalImportance, forest_importances
 from .manifold import ClassicalMDS, FisherTSNE
 from .metrics import coranking_quality
@@ -53,6 +56,7 @@ __all__ = [
     "ClassicalMDS",
     "ConstantRank",
     "FisherTSNE",
+    "GramFactorAnalysis",
     "KernelDiscriminantAnalysis",
     "LocalitySensitiveDiscriminantAnalysis",
     "MetricalImportance",

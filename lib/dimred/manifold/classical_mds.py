@@ -25,21 +25,16 @@ import warnings
 
 import numpy as np
 from scipy.linalg import eigh, svd
-from scipy.linalg.blas import dsyrk
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from ..utils.linalg import numerical_rank, stable_signs
+from ..utils.linalg import centred_gram, numerical_rank, stable_signs
 from ..utils.validation import check_spread
 
 __all__ = ["SOLVERS", "ClassicalMDS", "classical_mds_from_distances", "gower_out_of_sample"]
 
 #: Values of :class:`ClassicalMDS`'s ``solver``.
 SOLVERS = ("auto", "svd", "covariance")
-
-#: Bytes of the float64 blocks of rows in which the ``covariance`` solver accumulates
-#: ``X_c^T X_c`` (so that float32 data need no float64 copy of the whole matrix).
-GRAM_BLOCK_BYTES = 16 * 2**20
 
 
 class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -262,22 +257,14 @@ def _svd_axes(X, mean, n_components):
 def _covariance_axes(X, mean, n_components):
     """The same as :func:`_svd_axes` from ``eigh`` of ``X_c^T X_c`` (float64).
 
-    The Gram matrix is accumulated by ``dsyrk`` over blocks of rows
-    (:data:`GRAM_BLOCK_BYTES` each), centred and cast to float64 block by block,
-    so that the memory beyond ``X`` is ``O(d^2)``. Only the ``min(n_components, d)``
-    leading eigenpairs are computed; the rank is counted among them (rank
+    The Gram matrix comes from :func:`~dimred.utils.linalg.centred_gram` (float64,
+    blocks of rows), so that the memory beyond ``X`` is ``O(d^2)``. Only the
+    ``min(n_components, d)`` leading eigenpairs are computed; the rank is counted among them (rank
     ``< n_components`` when the smallest of them falls below the threshold, see
     :class:`ClassicalMDS`'s Notes), which is all :meth:`ClassicalMDS._fit` needs.
     """
-    n_samples, n_features = X.shape
-    mean = mean.astype(np.float64)
-    gram = np.zeros((n_features, n_features), order="F")
-    rows = max(1, GRAM_BLOCK_BYTES // (8 * n_features))
-    for start in range(0, n_samples, rows):
-        block = X[start : start + rows].astype(np.float64)
-        block -= mean
-        # block.T is Fortran-ordered: dsyrk reads it in place; upper triangle of A A^T.
-        gram = dsyrk(1.0, block.T, beta=1.0, c=gram, trans=0, lower=0, overwrite_c=1)
+    n_features = X.shape[1]
+    gram = centred_gram(X, mean)
     k = min(n_components, n_features)
     eigenvalues, vectors = eigh(
         gram,

@@ -1,10 +1,13 @@
 """Generalized symmetric eigenproblems shared by the discriminant and graph
-embeddings (LSDA, KDA, and the ratio criteria of the ordinal baselines)."""
+embeddings (LSDA, KDA, and the ratio criteria of the ordinal baselines), stable signs
+of eigenvectors, and the blocked ``X_c^T X_c`` of classical MDS and factor analysis."""
 
 import numpy as np
 from scipy.linalg import eigh
+from scipy.linalg.blas import dsyrk
 
 __all__ = [
+    "centred_gram",
     "generalized_eigh",
     "numerical_rank",
     "principal_axes",
@@ -24,12 +27,42 @@ EIGEN_RTOL = 1e-8
 #: is shorter than this fraction of the longest is skipped by the axis rule of
 #: :func:`generalized_eigh`: its direction there is rounding noise.
 AXIS_RTOL = 1e-8
+#: Bytes of the float64 blocks of rows in which :func:`centred_gram` accumulates
+#: ``X_c^T X_c`` (so that float32 data need no float64 copy of the whole matrix).
+GRAM_BLOCK_BYTES = 16 * 2**20
 
 
 def numerical_rank(singular_values, rtol=1e-10):
     """Number of singular values above ``rtol`` times the largest."""
     singular_values = np.asarray(singular_values)
     return int(np.sum(singular_values > singular_values.max(initial=0.0) * rtol))
+
+
+def centred_gram(X, mean):
+    """Upper triangle of ``(X - mean)^T (X - mean)`` in float64, ``O(d^2)`` memory beyond ``X``.
+
+    Accumulated by BLAS ``dsyrk`` over blocks of rows (:data:`GRAM_BLOCK_BYTES` each),
+    centred and cast to float64 block by block. The strict lower triangle is zero.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    mean : ndarray of shape (n_features,)
+
+    Returns
+    -------
+    ndarray of shape (n_features, n_features), Fortran-ordered
+    """
+    n_samples, n_features = X.shape
+    mean = np.asarray(mean, dtype=np.float64)
+    gram = np.zeros((n_features, n_features), order="F")
+    rows = max(1, GRAM_BLOCK_BYTES // (8 * n_features))
+    for start in range(0, n_samples, rows):
+        block = X[start : start + rows].astype(np.float64)
+        block -= mean
+        # block.T is Fortran-ordered: dsyrk reads it in place; upper triangle of A A^T.
+        gram = dsyrk(1.0, block.T, beta=1.0, c=gram, trans=0, lower=0, overwrite_c=1)
+    return gram
 
 
 def stable_signs(vectors):
