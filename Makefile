@@ -121,6 +121,7 @@ bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
 	$(PYTHON) benchmarks/bench_fisher.py
 	$(PYTHON) benchmarks/bench_relevance.py
 	$(PYTHON) benchmarks/bench_svc.py
+	$(PYTHON) benchmarks/bench_fa.py
 	$(PYTHON) benchmarks/bench_awa2.py
 
 lint: $(ENV_STAMP) ## ruff check of lib, tests, benchmarks, scripts, templates and the notebooks' .py twins

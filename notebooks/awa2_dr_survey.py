@@ -122,7 +122,9 @@ results.append(report.show(protocol.table5_lda(data, published, p)))
 # ## 5. Table VI, Figs. 8–9: factor analysis
 #
 # One fit per dimension (factors are not nested). Fig. 9's "similar to PCA" is decided by the Procrustes
-# disparity of the two 2-D maps.
+# disparity of the two 2-D maps. The fits are scikit-learn's EM with its randomized SVD and its random draws,
+# each SVD taken from the features' Gram matrix (`dimred.decomposition.GramFactorAnalysis`): the same factors
+# to rounding, in fewer operations when there are more samples than features (`make bench`: `benchmark_fa.md`).
 
 # %%
 results.append(report.show(protocol.table6_fa(data, published, p, results)))
@@ -193,6 +195,9 @@ results.append(report.show(protocol.table14_summary(data, published, p, results)
 # `make bench` (`benchmarks/bench_awa2.py`) measures time and peak memory in fresh processes on 2 cores on
 # the AwA2-shaped synthetic set and fits `cost ∝ n^b`; below, each method's prediction at 37,322 points
 # (LLE: the dense eigenproblem, n³; the autoencoder: samples × epochs × weights, from this run's fit).
+# `benchmarks/bench_fa.py` fits FA at every dimension of Table VI on AwA2's training size itself. The bench
+# times 2-D t-SNE maps; a map of 3 or more dimensions is priced at the 2-D one times this run's ratio of the
+# two (same method, same input): in 3-D Barnes-Hut builds an octree and takes several times as long.
 # `cost_svc_fits` counts the SVC fits the protocol would make on all of AwA2, table by table, from the
 # transcribed grids and `p`: most see a few dimensions, a few see a thousand features or more. One of
 # those costs what `make bench` measures for one cell of the paper's classifier, fitted and then

@@ -40,6 +40,7 @@ from dimred.experiments.awa2_dr_survey.data import (
     load_run_data,
     stratified_subsample,
 )
+from dimred.experiments.awa2_dr_survey.embedding_steps import INPUTS
 
 PUBLISHED = load_published("awa2_dr_survey")
 
@@ -416,11 +417,26 @@ def _unit_exponents():
 def test_protocol_cost_totals_follow_the_rows():
     p = protocol.params()
     fits = workload.svc_fits(PUBLISHED, p, *AWA2_SHAPE, 50)
-    m = {"fa_training_points": 3000, "fa_features": 784, "fa_d16_seconds": 1.0}
-    m |= {f"lle_K{k}_seconds": 10.0 for k in PUBLISHED["table10"]["n_neighbors"].unique()}
+    m = {f"lle_K{k}_seconds": 10.0 for k in PUBLISHED["table10"]["n_neighbors"].unique()}
     m["lle_points"] = 5000
-    table, finding = protocol_cost.protocol_cost(PUBLISHED, p, _unit_exponents(), m, fits)
+    # This run's t-SNE times: every 3-D map three times its 2-D one, exact ones by d.
+    m |= {f"tsne_exact_d{d}_seconds": float(d) for d in (2, 3, 4, 8, 16)}
+    m |= {f"tsne_{name}_d{d}_seconds": 1.5 * d for name in ("barnes_hut", *INPUTS) for d in (2, 3)}
+    dims = PUBLISHED["table6"]["n_components"]
+    fa = pd.DataFrame(
+        {"n_train": 22393, "features": 2048, "gram_s": 2.0, "gram_MiB": 500.0}, index=dims
+    )
+    fa.loc[1] = (22393, 2048, 1e6, 1e6)  # a dimension Table VI does not fit
+    table, finding = protocol_cost.protocol_cost(PUBLISHED, p, _unit_exponents(), m, fits, fa)
     rows, total = table.iloc[:-1], table.iloc[-1]
+    cost = rows.set_index("operation")["predicted_s"]
+    assert cost["FA"] == pytest.approx(2.0 * len(dims))
+    bh = 100.0 * (AWA2_SHAPE[0] / 10_000)  # the unit bench's 2-D map at 37,322 points
+    assert cost["t-SNE Barnes-Hut of all points"] == pytest.approx(
+        len(INPUTS) * (1 + 1.5) * bh, abs=0.1
+    )
+    exact = 100.0 * p.exact_n / 10_000
+    assert cost["t-SNE exact"] == pytest.approx((2 + 3 + 4 + 8 + 16) / 2 * exact, abs=0.1)
     assert total["step"] == "total"
     assert total["predicted_s"] == pytest.approx(rows["predicted_s"].sum(), abs=0.1)
     assert total["peak_MiB"] == rows["peak_MiB"].max()

@@ -57,6 +57,7 @@ from .pipelines import (
 
 __all__ = [
     "INPUTS",
+    "TSNE_DIMS",
     "table8_tsne_preprocessing",
     "table12_mds",
     "table13_autoencoder",
@@ -71,6 +72,8 @@ LLE_MAX_ITER = 20_000
 
 #: t-SNE inputs of Table VIII and the leak-free variant: name -> how (:func:`preprocessed`).
 INPUTS = {"raw": "raw", "PCA": "PCA", "LDA": "LDA", "LDA (training labels)": "LDA-train"}
+#: Dimensions of the raw-input t-SNE maps of Tables VII and IX, by method.
+TSNE_DIMS = {"barnes_hut": (2, 3), "exact": (2, 3, 4, 8, 16)}
 
 
 # ------------------------------------------------------------------------------- t-SNE
@@ -106,8 +109,8 @@ def tables7_9_tsne(data, published, p):
     """
     run = data["run"]
     X, y, s = subsample(data, p.exact_n, p)
-    jobs = [("raw", "barnes_hut", d) for d in (2, 3)]
-    jobs += [("raw", "exact", d) for d in (2, 3, 4, 8, 16)] + [("LDA", "barnes_hut", 2)]
+    jobs = [("raw", "barnes_hut", d) for d in TSNE_DIMS["barnes_hut"]]
+    jobs += [("raw", "exact", d) for d in TSNE_DIMS["exact"]] + [("LDA", "barnes_hut", 2)]
     exact = [job for job in jobs if job[1] == "exact"]
     alone = [job for job in jobs if job[1] == "barnes_hut"]
     done = {}

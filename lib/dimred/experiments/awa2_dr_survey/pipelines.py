@@ -31,7 +31,7 @@ import warnings
 
 import numpy as np
 from openTSNE import TSNE as OpenTSNE
-from sklearn.decomposition import PCA, FactorAnalysis, KernelPCA
+from sklearn.decomposition import PCA, KernelPCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.manifold import MDS, TSNE, LocallyLinearEmbedding
@@ -40,6 +40,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import KernelCenterer
 from sklearn.svm import SVC
 
+from ...decomposition import GramFactorAnalysis
 from ...utils.svm import ovo_predict
 
 __all__ = [
@@ -194,8 +195,13 @@ def lda(X_train, y_train, X_test, n_components=None):
 
 
 def factor_analysis(X_train, X_test, n_components, seed=0):
-    """Factor analysis with ``n_components`` factors (Sec. III-F), 0.22's defaults."""
-    model = FactorAnalysis(n_components, tol=1e-2, max_iter=1000, random_state=seed)
+    """Factor analysis with ``n_components`` factors (Sec. III-F), 0.22's defaults.
+
+    scikit-learn's EM with its randomized SVD (what the authors ran), each SVD taken
+    from the features' Gram matrix (:class:`~dimred.decomposition.GramFactorAnalysis`):
+    the same fit up to rounding, in ``O(d^2 k)`` per iteration instead of ``O(n d k)``.
+    """
+    model = GramFactorAnalysis(n_components, tol=1e-2, max_iter=1000, random_state=seed)
     return model.fit_transform(X_train), model.transform(X_test)
 
 

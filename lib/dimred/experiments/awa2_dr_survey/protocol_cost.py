@@ -6,9 +6,13 @@ Each operation is predicted from what measured it:
 * ``make bench`` (AwA2-shaped synthetic set, 2,048 features, fitted ``cost ~ n^b``):
   the SVC cell, kernel PCA (dense), PCA, t-SNE (Barnes-Hut, exact), openTSNE and
   SMACOF, each at the number of points the protocol gives it;
-* this run's own timings, scaled to AwA2's size: FA (samples x features; a code size
-  the run could not fit is scaled linearly from the largest it did) and LLE (its
-  subsample has the same size on AwA2; the run's time is used as it is).
+* ``benchmarks/bench_fa.py`` (``make bench``): FA, every dimension of Table VI fitted
+  at AwA2's training size (22,393 x 2,048 on the synthetic set) as the protocol fits
+  it (:class:`~dimred.decomposition.GramFactorAnalysis`);
+* this run's own timings: LLE (its subsample has the same size on AwA2; the run's time
+  is used as it is), and the cost of a t-SNE of 3 or more dimensions relative to the
+  2-D one of the same method and input (the bench times 2-D maps; a Barnes-Hut map in
+  3-D builds an octree instead of a quadtree and takes several times as long).
 
 Model of the SVC fits (:func:`~.workload.svc_fits`): one cell at ``n_train`` training
 points and ``f`` features takes ``S (n_train / N)^b f / 2,048``, with ``S`` and ``b``
@@ -28,8 +32,7 @@ import pandas as pd
 
 from ...compendium.reporting import finding_row
 from ...datasets import AWA2_SHAPE
-from .data import TEST_SIZE
-from .embedding_steps import INPUTS
+from .embedding_steps import INPUTS, TSNE_DIMS
 from .leak import ratio_sizes
 from .workload import n_train_of, predict_at
 
@@ -70,7 +73,7 @@ def _svc_rows(fits, bench, exponent):
     return rows
 
 
-def _embedding_rows(published, p, bench, m):
+def _embedding_rows(published, p, bench, m, fa):
     """Kernel PCA, PCA, LDA, FA, t-SNE, LLE and MDS at the sizes the protocol uses."""
     n_train, dense = n_train_of(AWA2_N), "KernelPCA(rbf, dense)"
     pca = bench("ClassicalMDS(solver='covariance')", AWA2_N)
@@ -98,49 +101,46 @@ def _embedding_rows(published, p, bench, m):
         ("table4", "PCA (the linear kernel)", 1, pca[0], pca[1], False, "bench: PCA"),
         ("table5", "LDA", 1, pca[0], pca[1], False, "taken as PCA's (one SVD)"),
         ("table2/3", "variance ranking", 1, 0.0, 0.0, False, "one pass over the data"),
-        (
-            "table6",
-            "FA",
-            len(published["table6"]),
-            *_fa(published, m),
-            False,
-            "this run's FA fits, samples x features (docstring)",
-        ),
+        _fa_row(published, fa),
     ]
     exact = bench("TSNE(exact)", exact_n)
     small_bh = bench("TSNE(barnes_hut)", exact_n)
+    exact_runs = [_relative(m, "tsne_exact", d) for d in TSNE_DIMS["exact"]]
+    small_runs = [_relative(m, "tsne_barnes_hut", d) for d in TSNE_DIMS["barnes_hut"]]
+    small_runs.append(1.0)  # and one 2-D map of the LDA input
+    scaled = "x this run's time of each dimension / the 2-D one (docstring)"
     rows += [
         (
             "table7/9",
             "t-SNE exact",
-            5,
-            5 * exact[0],
+            len(exact_runs),
+            sum(exact_runs) * exact[0],
             exact[1],
             True,
-            f"bench at {exact_n:,} points",
+            f"bench at {exact_n:,} points (2-D) {scaled}",
         ),
         (
             "table7/9",
             "t-SNE Barnes-Hut",
-            3,
-            3 * small_bh[0],
+            len(small_runs),
+            sum(small_runs) * small_bh[0],
             small_bh[1],
             False,
-            f"bench at {exact_n:,} points",
+            f"bench at {exact_n:,} points (2-D) {scaled}",
         ),
     ]
     bh = bench("TSNE(barnes_hut)", AWA2_N)
     fft = bench("openTSNE (FFT)", n_train)
-    runs = 2 * len(INPUTS)
+    runs = [_relative(m, f"tsne_{name}", d) for name in INPUTS for d in (2, 3)]
     rows += [
         (
             "table8",
             "t-SNE Barnes-Hut of all points",
-            runs,
-            runs * bh[0],
+            len(runs),
+            sum(runs) * bh[0],
             bh[1],
             False,
-            f"bench at {AWA2_N:,} points",
+            f"bench at {AWA2_N:,} points (2-D) {scaled}",
         ),
         (
             "table8",
@@ -183,16 +183,24 @@ def _embedding_rows(published, p, bench, m):
     return rows
 
 
-def _fa(published, m):
-    """FA's summed seconds at AwA2's training part, and no memory prediction."""
-    scale = (1 - TEST_SIZE) * AWA2_N * AWA2_FEATURES / (m["fa_training_points"] * m["fa_features"])
-    measured = {int(k[4:-8]): v for k, v in m.items() if k.startswith("fa_d") and k[4:-8].isdigit()}
-    largest = max(measured)
-    seconds = [
-        measured.get(d, measured[largest] * d / largest) * scale
-        for d in published["table6"]["n_components"]
-    ]
-    return float(sum(seconds)), np.nan
+def _fa_row(published, fa):
+    """FA: the bench's fits of Table VI's dimensions at AwA2's training size, summed."""
+    fits = fa.loc[published["table6"]["n_components"]]
+    n_train, n_features = fits["n_train"].iloc[0], fits["features"].iloc[0]
+    return (
+        "table6",
+        "FA",
+        len(fits),
+        float(fits["gram_s"].sum()),
+        float(fits["gram_MiB"].max()),
+        False,
+        f"bench: GramFactorAnalysis at {n_train:,} x {n_features:,}, each dimension",
+    )
+
+
+def _relative(m, prefix, d):
+    """This run's time of ``<prefix>_d<d>_seconds`` over its 2-D one."""
+    return m[f"{prefix}_d{d}_seconds"] / m[f"{prefix}_d2_seconds"]
 
 
 def _leak_row(p, bench):
@@ -206,7 +214,7 @@ def _leak_row(p, bench):
     return ("leak", operation, runs * len(sizes), seconds, max(m for _, m in per), True, basis)
 
 
-def protocol_cost(published, p, exponents, m, fits):
+def protocol_cost(published, p, exponents, m, fits, fa):
     """The table ``cost_protocol`` and the finding ``cost_protocol``.
 
     Parameters
@@ -219,6 +227,8 @@ def protocol_cost(published, p, exponents, m, fits):
         This run's measurements (:func:`~.common.measurements`).
     fits : DataFrame
         :func:`~.workload.svc_fits` at AwA2's size.
+    fa : DataFrame
+        ``make bench``'s ``benchmark_fa`` indexed by ``n_components``.
 
     Returns
     -------
@@ -230,7 +240,7 @@ def protocol_cost(published, p, exponents, m, fits):
     """
     bench = _bench(exponents)
     exponent = exponents.loc[SVC_LINEAR, "time_exponent"]
-    rows = _svc_rows(fits, bench, exponent) + _embedding_rows(published, p, bench, m)
+    rows = _svc_rows(fits, bench, exponent) + _embedding_rows(published, p, bench, m, fa)
     columns = ["step", "operation", "count", "predicted_s", "each_MiB", "parallel", "basis"]
     table = pd.DataFrame(rows, columns=columns)
     table.insert(5, "workers", np.where(table.pop("parallel"), p.n_jobs or 1, 1))
