@@ -42,6 +42,7 @@ from sklearn.base import _fit_context
 from sklearn.decomposition import FactorAnalysis
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
+from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import validate_data
 
 from ..utils.linalg import centred_gram
@@ -156,7 +157,8 @@ feature_names_in_
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        W *= _left_signs(X, scale, left)[:, np.newaxis]
+        # scikit-learn's signs: its svd_flip on the left vectors U = A @ left (A = X * scale)
+        _, W = svd_flip(X @ (scale[:, np.newaxis] * left), W)
         self.components_ = W if self.rotation is None else self._rotate(W)
         self.noise_variance_ = psi
         self.loglike_ = loglike
@@ -223,12 +225,3 @@ def randomized_gram_svd(gram, n_components, n_iter, random_state):
     left = np.zeros((n_features, n_components))
     squared[:k], rows[:k], left[:, :k] = singular[:k] ** 2, Vt[:k], basis @ uhat[:, :k]
     return squared, rows, left
-
-
-def _left_signs(X, scale, left):
-    """scikit-learn's ``svd_flip`` signs: that of the largest-magnitude entry of each
-    left singular vector, ``U = A @ left`` with ``A = X * scale``."""
-    U = X @ (scale[:, np.newaxis] * left)
-    signs = np.sign(U[np.argmax(np.abs(U), axis=0), np.arange(U.shape[1])])
-    signs[signs == 0] = 1.0
-    return signs
