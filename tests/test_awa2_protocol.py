@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from scipy.spatial.distance import pdist
 from sklearn.datasets import make_blobs, make_swiss_roll
-from sklearn.decomposition import KernelPCA
-from sklearn.manifold import MDS
+from sklearn.decomposition import PCA, KernelPCA
+from sklearn.manifold import MDS, TSNE
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
@@ -129,6 +129,36 @@ def test_svc_accuracy_is_sklearns_score_in_percent(blobs):
         assert train == pytest.approx(100 * model.score(X[:200], y[:200]))
 
 
+def test_svc_accuracy_ignores_rounding_noise_of_its_features():
+    """What another BLAS kernel does to a reduction's output: libsvm turns a 1e-15
+    relative perturbation of 1-D features into another model (one test point in
+    400 here; Table V's 1-D LDA cell moved so between two machines). On the grid
+    the perturbation does not reach the SVC."""
+    X, y = make_blobs(1000, n_features=1, centers=10, cluster_std=2.0, random_state=28)
+    noisy = X * (1 + 1e-15 * np.random.default_rng(28).normal(size=X.shape))
+    plain = [SVC(kernel="linear").fit(Z[:600], y[:600]).score(Z[600:], y[600:]) for Z in (X, noisy)]
+    assert plain[0] != plain[1]
+    ours = [pipelines.svc_accuracy(Z[:600], y[:600], Z[600:], y[600:]) for Z in (X, noisy)]
+    assert ours[0] == ours[1]
+
+
+def test_tsne_ignores_rounding_noise_of_its_input():
+    """Integer features (as pixels) tie in distance; scikit-learn's t-SNE of the same
+    points perturbed by 1e-15 (its norm-expansion distances, its PCA start) is another
+    map, the pipeline's the same map bit for bit."""
+    X, _ = make_blobs(300, n_features=10, centers=4, cluster_std=3.0, random_state=0)
+    X = np.round(X)
+    noisy = X * (1 + 1e-15 * np.random.default_rng(0).normal(size=X.shape))
+    ours = [pipelines.tsne(Z, 2, "barnes_hut", 0, 250) for Z in (X, noisy)]
+    np.testing.assert_array_equal(*ours)
+    plain = []
+    for Z in (X, noisy):
+        init = PCA(2, svd_solver="randomized", random_state=0).fit_transform(Z)
+        model = TSNE(2, learning_rate=200.0, max_iter=250, init=init.astype(np.float32))
+        plain.append(model.set_params(random_state=0).fit_transform(Z))
+    assert np.abs(plain[0] - plain[1]).max() > 0.1 * np.abs(plain[0]).max()
+
+
 # ------------------------------------------------------------------------------- cells
 def test_cell_status_uses_printed_precision_and_both_sampling_errors():
     assert cells.cell_status(92.39, "92.39%", 92.394, 2000) == "match"
@@ -212,6 +242,36 @@ def test_lda_tsne_headline_and_kernel_claims_on_the_papers_numbers():
     )
     assert claims.evaluate("kpca_rbf_worst", a, {})[1] is False
     assert claims.evaluate("mds_close_to_pca", a, {})[1] is False
+
+
+def test_claims_on_times_never_reverse_between_machines():
+    """The predictions at AwA2's size of two full runs, an AMD EPYC's and an Intel Xeon's
+    (dense LLE 3,567 and 3,151 s, the autoencoder 2,816 and 3,341 s): compared as they
+    are, the machine reversed two claims. Within :data:`claims.TIME_SPREAD` of each other
+    they are not decided, and no claim holds on one machine and fails on the other."""
+    verdicts = {}
+    for lle, ae in ((3567.0, 2816.0), (3151.0, 3341.0)):
+        m = {
+            "lle_predicted_s": lle,
+            "lle_predicted_MiB": 21_300.0,
+            "pca_svc_all_features_s": 61.0,
+            "ae128_predicted_s": ae,
+            "smacof_predicted_s": 57_927.0,
+        }
+        for claim in ("lle_high_cost", "ae_efficient", "lle_limited"):
+            verdicts.setdefault(claim, []).append(claims.evaluate(claim, {}, m)[1])
+    assert verdicts == {
+        "lle_high_cost": [True, None],
+        "ae_efficient": [True, None],
+        "lle_limited": [None, None],  # 3,567 and 3,151 s against the paper's 1 hour
+    }
+    m |= {"lle_predicted_s": 3.0 * 3600, "ae128_predicted_s": 3600.0}
+    assert claims.evaluate("lle_limited", {}, m)[1] is True
+    m["pca_svc_all_features_s"] = 2.0 * 3600  # LLE not 10 times PCA + SVC: decided, fails
+    scope, holds, evidence = claims.evaluate("lle_high_cost", {}, m)
+    assert holds is False and "not decided" not in evidence
+    scope, holds, evidence = claims.evaluate("ae_efficient", {}, {**m, "ae128_predicted_s": 9e3})
+    assert holds is None and "within 1.25x of each other: not decided" in evidence
 
 
 def test_claims_without_their_measurements_are_undecided():
@@ -539,7 +599,9 @@ def test_awa2_path_decides_every_claim_it_has_measurements_for(awa2_path):
     _, results, rows, _ = awa2_path
     claims_table = results[-1].tables["claims"]
     undecided = claims_table[claims_table["ours"] == "undecided"]
-    unexplained = undecided[~undecided["evidence"].str.startswith("cells missing")]
+    explained = undecided["evidence"].str.startswith("cells missing")
+    explained |= undecided["evidence"].str.endswith("not decided)")  # claims.TIME_SPREAD
+    unexplained = undecided[~explained]
     assert set(unexplained.index) == {
         "tsne_higher_dim_converge",  # scikit-learn's TSNE keeps no KL trace
         "kpca_parallel_memory",  # not measured

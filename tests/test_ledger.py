@@ -104,5 +104,15 @@ def test_an_incomplete_or_changed_run_decides_no_target(tmp_path):
     assert "not decided by them" in rendered and "within the target" not in rendered
 
 
+def test_ledgers_of_several_machines_decide_no_target(tmp_path):
+    """A paper rerun on a slower or faster machine: the sum is no full run on either."""
+    _ledgers(tmp_path, {})
+    cost = pd.read_csv(tmp_path / "b" / "cost.csv", index_col=0)
+    cost.assign(machine="another CPU; 2 cores").to_csv(tmp_path / "b" / "cost.csv")
+    rendered = render_costs(cost_summary(tmp_path), ["a", "b"])
+    assert "measured on 2 machines, not one" in rendered and "not decided by them" in rendered
+    assert "within the target" not in rendered and "b: another CPU; 2 cores" in rendered
+
+
 def test_no_ledger_says_so(tmp_path):
     assert "No run" in render_costs(cost_summary(tmp_path))

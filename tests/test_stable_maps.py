@@ -8,7 +8,7 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.decomposition import PCA
 from sklearn.manifold import MDS, TSNE
 
-from dimred.manifold.stable_maps import on_grid, pca_map, smacof_map, tsne_map
+from dimred.manifold.stable_maps import exact_tsne, on_grid, pca_map, smacof_map, tsne_map
 from dimred.utils.linalg import principal_axes
 
 
@@ -55,6 +55,31 @@ def test_t_sne_is_scikit_learns_random_start_t_sne_without_ties():
     order = np.random.default_rng(3).permutation(len(X))
     expected = TSNE(2, perplexity=20.0, init="random", random_state=3).fit_transform(X[order])
     np.testing.assert_array_equal(tsne_map(X, 20.0, 3)[order], expected)
+
+
+@pytest.mark.parametrize("method", ["exact", "barnes_hut"])
+def test_exact_tsne_takes_any_of_scikit_learns_parameters(method):
+    """Both methods on the distances from the differences agree with scikit-learn's
+    own distances where nothing ties, on the points in the seed's order."""
+    X = _blobs(150)
+    order = np.random.default_rng(3).permutation(len(X))
+    params = {"method": method, "max_iter": 250, "learning_rate": 100.0}
+    ours = exact_tsne(X, 20.0, 3, **params)
+    model = TSNE(2, perplexity=20.0, init="random", random_state=3, **params)
+    theirs = model.fit_transform(X[order])[np.argsort(order)]
+    np.testing.assert_allclose(ours, theirs, atol=1e-4 * np.abs(theirs).max())
+    # a start given as an array is in the given order
+    start = on_grid(pca_map(X)).astype(np.float32)
+    ours = exact_tsne(X, 20.0, 3, init=start, **params)
+    model = TSNE(2, perplexity=20.0, init=start[order], random_state=3, **params)
+    theirs = model.fit_transform(X[order])[np.argsort(order)]
+    np.testing.assert_allclose(ours, theirs, atol=1e-4 * np.abs(theirs).max())
+
+
+def test_on_grid_of_two_parts_uses_the_given_magnitude():
+    Y = np.random.default_rng(6).normal(size=(40, 3))
+    parts = on_grid(Y[:30], largest=np.abs(Y).max()), on_grid(Y[30:], largest=np.abs(Y).max())
+    np.testing.assert_array_equal(np.vstack(parts), on_grid(Y))
 
 
 def test_t_sne_of_a_full_factorial_design_does_not_collapse():

@@ -680,13 +680,15 @@ def render_costs(summary, papers=None, target_minutes=TARGET_FIGURES_MINUTES):
 
 
 def _target_verdict(summary, papers, minutes, target_minutes):
-    """Whether the ledgers make a full run at the papers' settings, and its time against
-    the target; otherwise what is missing or changed."""
+    """Whether the ledgers make a full run at the papers' settings on one machine, and its
+    time against the target; otherwise what is missing, changed or mixed."""
     missing = sorted(set(papers or summary.index) - set(summary.index))
     changed = [f"{p} ({v})" for p, v in summary["parameters"].items() if v]
-    if missing or changed:
+    machines = summary["machine"].nunique()
+    if missing or changed or machines > 1:
         parts = [f"no ledger for {listed(missing)}"] if missing else []
         parts += [f"run with other parameters: {listed(changed)}"] if changed else []
+        parts += [f"measured on {machines} machines, not one"] if machines > 1 else []
         return (
             f"They sum to {minutes:.0f} min, but they are not a full `make figures` at the "
             f"papers' settings ({'; '.join(parts)}): the target of {target_minutes} min is "

@@ -29,10 +29,11 @@ The maps here are the same algorithms with inputs that are a function of the dat
   SMACOF's BLAS products broke those ties differently under every OpenBLAS kernel
   (R_NX AUC up to 0.074 apart); from the jittered start the maps agree to 1e-10;
 - :func:`tsne_map` runs scikit-learn's Barnes-Hut t-SNE from a seeded random start
-  on the ``3 perplexity + 1`` nearest neighbours of
+  through :func:`exact_tsne`: on the ``3 perplexity + 1`` nearest neighbours of
   :func:`~dimred.utils.graphs.knn_distances` (distances from the differences, ties
-  to the lowest index), not on neighbours from the norm expansion; its gradient
-  code uses no BLAS;
+  to the first in a seeded order), not on neighbours from the norm expansion; its
+  gradient code uses no BLAS. :func:`exact_tsne` takes any start and any of
+  ``TSNE``'s parameters (the AwA2 survey's t-SNE is scikit-learn 0.22's, from PCA);
 - :func:`smacof_map` runs scikit-learn's metric SMACOF on distances computed
   from the differences (``scipy.spatial.distance.pdist``).
 
@@ -53,7 +54,16 @@ from sklearn.neighbors import sort_graph_by_row_values
 from ..utils.graphs import knn_distances
 from ..utils.linalg import principal_axes
 
-__all__ = ["START_JITTER", "START_RTOL", "TIE_SEED", "on_grid", "pca_map", "smacof_map", "tsne_map"]
+__all__ = [
+    "START_JITTER",
+    "START_RTOL",
+    "TIE_SEED",
+    "exact_tsne",
+    "on_grid",
+    "pca_map",
+    "smacof_map",
+    "tsne_map",
+]
 
 #: Seed of the rotation that picks a basis of a repeated variance (:func:`pca_map`).
 TIE_SEED = 0
@@ -63,20 +73,24 @@ START_RTOL = 1e-6
 START_JITTER = 1e-3
 
 
-def on_grid(Y, rtol=START_RTOL):
+def on_grid(Y, rtol=START_RTOL, largest=None):
     """``Y`` rounded to the power of two at or below ``rtol`` times its largest magnitude.
 
     Parameters
     ----------
     Y : ndarray
     rtol : float, default=START_RTOL
+    largest : float, optional
+        The magnitude the grid is relative to, when it is not ``Y``'s own (arrays
+        put on one grid: a training and a test part).
 
     Returns
     -------
     ndarray
         Multiples of the grid (exact: the grid is a power of two).
     """
-    largest = np.abs(Y).max(initial=0.0)
+    if largest is None:
+        largest = np.abs(Y).max(initial=0.0)
     if largest == 0:
         return np.array(Y, dtype=float)
     unit = np.ldexp(1.0, int(np.floor(np.log2(rtol * largest))))
@@ -142,13 +156,7 @@ def tsne_map(X, perplexity=30.0, random_state=None, n_components=2):
     As ``TSNE(init="random", method="barnes_hut")``, the start scikit-learn's
     (Gaussian, standard deviation 1e-4, drawn from ``random_state`` by numpy: the
     same on any machine) and :class:`~dimred.manifold.FisherTSNE`'s, so that the two
-    differ only in their distances. The affinities come from the
-    ``min(n - 1, 3 perplexity + 1)`` nearest neighbours of
-    :func:`~dimred.utils.graphs.knn_distances`, computed on the points in an order
-    drawn from ``random_state`` (the map is returned in the given order): neighbours
-    tied in distance go to the first in that order, not to the lowest row index of
-    the file, which made the first rows of car's tied design hubs of every
-    neighbourhood, and Barnes-Hut t-SNE collapsed from one of ten seeds.
+    differ only in their distances, which come from :func:`exact_tsne`.
 
     Not from PCA: where the leading variances are repeated, every PCA start of car's
     one-hot full factorial design stacks its 1,728 points on 27 locations, and
@@ -157,12 +165,50 @@ def tsne_map(X, perplexity=30.0, random_state=None, n_components=2):
 
     Parameters
     ----------
+    X, perplexity, random_state
+        As :func:`exact_tsne`; ``random_state`` also draws the start.
+    n_components : int, default=2
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components) of float32
+    """
+    return exact_tsne(X, perplexity, random_state, n_components=n_components)
+
+
+def exact_tsne(X, perplexity=30.0, random_state=None, init="random", **params):
+    """scikit-learn's ``TSNE`` on distances computed from the coordinate differences.
+
+    ``TSNE(perplexity=perplexity, init=init, random_state=random_state, **params)``
+    fitted on precomputed distances instead of its own (scikit-learn squares them, as
+    it squares its Euclidean ones):
+
+    - Barnes-Hut (the default ``method``): the ``min(n - 1, 3 perplexity + 1)``
+      nearest neighbours of :func:`~dimred.utils.graphs.knn_distances`, not the
+      neighbours of scikit-learn's norm expansion, whose rounding reorders
+      near-tied neighbours from one BLAS kernel to another;
+    - exact: every distance, by ``scipy.spatial.distance.pdist``.
+
+    The points are taken in an order drawn from ``random_state`` (the map is
+    returned in the given order): neighbours tied in distance go to the first in
+    that order, not to the lowest row index of the file, which made the first rows
+    of car's tied design hubs of every neighbourhood, and Barnes-Hut t-SNE
+    collapsed from one of ten seeds. A start given as an array is in the given
+    order, and is best on :func:`on_grid`: its rounding noise then cannot reach the
+    map. Barnes-Hut's gradient uses no BLAS, so equal distances and start give the
+    same map (on a machine with the same number of threads: its normalisation is an
+    OpenMP sum); the exact gradient multiplies through the BLAS.
+
+    Parameters
+    ----------
     X : ndarray of shape (n_samples, n_features)
     perplexity : float, default=30.0
         Less than ``n_samples``.
     random_state : int, optional
-        Seeds the start and the order in which tied neighbours are taken.
-    n_components : int, default=2
+        Seeds the order of the points, and the start when ``init="random"``.
+    init : {"random"} or ndarray of shape (n_samples, n_components), default="random"
+    **params
+        Further parameters of ``TSNE`` (not ``metric``).
 
     Returns
     -------
@@ -170,22 +216,33 @@ def tsne_map(X, perplexity=30.0, random_state=None, n_components=2):
     """
     X = np.asarray(X, dtype=float)
     n_samples = X.shape[0]
-    k = min(n_samples - 1, int(3.0 * perplexity + 1))
     order = np.random.default_rng(random_state).permutation(n_samples)
-    distances, indices = knn_distances(X[order], k)
-    # each point first, at distance 0: scikit-learn's neighbour query drops it itself
+    if not isinstance(init, str):
+        init = np.asarray(init)[order]
+    if params.get("method", "barnes_hut") == "exact":
+        distances = squareform(pdist(X[order]))
+    else:
+        distances = _neighbour_graph(X[order], min(n_samples - 1, int(3.0 * perplexity + 1)))
+    tsne = TSNE(
+        perplexity=perplexity,
+        metric="precomputed",
+        init=init,
+        random_state=random_state,
+        **params,
+    )
+    return tsne.fit_transform(distances)[np.argsort(order)]
+
+
+def _neighbour_graph(X, k):
+    """Each point at distance 0 from itself and its ``k`` nearest
+    (:func:`~dimred.utils.graphs.knn_distances`), as a CSR graph sorted by distance
+    (scikit-learn's neighbour query on a precomputed graph drops the point itself)."""
+    n_samples = X.shape[0]
+    distances, indices = knn_distances(X, k)
     distances = np.column_stack([np.zeros(n_samples), distances])
     indices = np.column_stack([np.arange(n_samples), indices])
     graph = sp.csr_matrix(
         (distances.ravel(), indices.ravel(), np.arange(0, n_samples * (k + 1) + 1, k + 1)),
         shape=(n_samples, n_samples),
     )
-    graph = sort_graph_by_row_values(graph, warn_when_not_sorted=False)
-    tsne = TSNE(
-        n_components,
-        perplexity=perplexity,
-        metric="precomputed",
-        init="random",
-        random_state=random_state,
-    )
-    return tsne.fit_transform(graph)[np.argsort(order)]
+    return sort_graph_by_row_values(graph, warn_when_not_sorted=False)

@@ -13,6 +13,11 @@ the paper leaves open, as made here:
   and Table X's collapse of LLE with a linear SVC depends on it). A linear SVC
   predicts through :func:`~dimred.utils.svm.ovo_predict`: libsvm's predictions, row
   for row, from one matrix product (``make bench``: ``bench_svc.py``).
+* **The same tables on any machine**: the SVC's features and t-SNE's input and start
+  are put on a grid of :data:`GRID_RTOL` of their largest magnitude, and t-SNE's
+  distances are computed from the differences (:func:`svc_accuracy`,
+  :func:`tsne`): a reduction computed through another BLAS kernel differs in its
+  last bits, which libsvm's solver and t-SNE's optimisation turn into other cells.
 * **Inductive methods** (variance selection, PCA, kernel PCA, LDA, FA) are fitted
   on the training part and map the test part with ``transform``.
 * **Transductive methods** (t-SNE, LLE, MDS, the autoencoder) are fitted on all
@@ -31,19 +36,22 @@ import warnings
 
 import numpy as np
 from openTSNE import TSNE as OpenTSNE
+from openTSNE import initialization
 from sklearn.decomposition import PCA, KernelPCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.manifold import MDS, TSNE, LocallyLinearEmbedding
+from sklearn.manifold import MDS, LocallyLinearEmbedding
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import KernelCenterer
 from sklearn.svm import SVC
 
 from ...decomposition import GramFactorAnalysis
+from ...manifold.stable_maps import exact_tsne, on_grid
 from ...utils.svm import ovo_predict
 
 __all__ = [
+    "GRID_RTOL",
     "KERNELS",
     "Split",
     "factor_analysis",
@@ -62,6 +70,8 @@ __all__ = [
 KERNELS = ("linear", "rbf", "poly", "sigmoid", "cosine")
 #: The SVC's C (Sec. III-B) and kernel PCA's degree and c0 (Sec. III-D: 0.22's defaults).
 SVC_C, KPCA_DEGREE, KPCA_COEF0 = 1.0, 3, 1.0
+#: Grid of the SVC's features and of t-SNE's start, relative to their largest magnitude.
+GRID_RTOL = 1e-6
 
 
 class Split:
@@ -103,12 +113,21 @@ def svc_accuracy(Z_train, y_train, Z_test, y_test, kernel="linear", C=SVC_C, max
     """Test and training accuracy (percent) of ``SVC(C, kernel)`` (Sec. III-B).
 
     ``max_iter=-1`` (no limit, the paper's SVC) unless a diagnostic needs a bound.
+    The features are put on one grid of :data:`GRID_RTOL` times their largest
+    magnitude (:func:`~dimred.manifold.stable_maps.on_grid`) first: libsvm's solver
+    turns a last-bit difference of its input into a different model (Table V's 1-D
+    LDA cell moved by one test point when its projections were multiplied by
+    ``1 + 1e-15``), and a reduction computed through another BLAS kernel differs in
+    its last bits. On the grid such noise cannot move a feature, except one within
+    that noise of a grid point.
 
     Returns
     -------
     test, train : float
         Accuracy in percent, as the paper prints it.
     """
+    largest = max(np.abs(Z_train).max(initial=0.0), np.abs(Z_test).max(initial=0.0))
+    Z_train, Z_test = (on_grid(Z, GRID_RTOL, largest) for Z in (Z_train, Z_test))
     model = SVC(C=C, kernel=kernel, gamma="scale", max_iter=max_iter)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -212,6 +231,15 @@ def tsne(X, n_components, method, seed, max_iter=1000, perplexity=30.0):
     ``init`` = the *unscaled* PCA scores (0.22 did not rescale them; modern
     ``init="pca"`` does), perplexity 30, early exaggeration 12.
 
+    So that the map does not depend on the BLAS kernel, the input and the PCA start
+    are put on :func:`~dimred.manifold.stable_maps.on_grid` (:data:`GRID_RTOL`: an
+    input computed by a reduction carries the kernel's rounding in its last bits),
+    and scikit-learn's ``TSNE`` is given distances computed from the coordinate
+    differences (:func:`~dimred.manifold.stable_maps.exact_tsne`; its own norm
+    expansion reorders near-tied neighbours). The same algorithm on the same input
+    to within ``GRID_RTOL``; Barnes-Hut's gradient then repeats the same arithmetic
+    on any machine, while the exact gradient still multiplies through the BLAS.
+
     Parameters
     ----------
     X : ndarray
@@ -226,17 +254,18 @@ def tsne(X, n_components, method, seed, max_iter=1000, perplexity=30.0):
     -------
     ndarray of shape (n_samples, n_components)
     """
+    X = on_grid(X, GRID_RTOL)
     init = PCA(n_components, svd_solver="randomized", random_state=seed).fit_transform(X)
-    model = TSNE(
-        n_components,
-        perplexity=perplexity,
+    return exact_tsne(
+        X,
+        perplexity,
+        seed,
+        init=on_grid(init, GRID_RTOL).astype(np.float32),
+        n_components=n_components,
         learning_rate=200.0,
         max_iter=max_iter,
-        init=init.astype(np.float32),
         method=method,
-        random_state=seed,
     )
-    return model.fit_transform(X)
 
 
 def opentsne_inductive(X_train, X_test, seed, perplexity=30.0):
@@ -249,15 +278,26 @@ def opentsne_inductive(X_train, X_test, seed, perplexity=30.0):
     iterations; it differs in the gradient (FFT interpolation instead of
     Barnes-Hut) and in its PCA initialisation, which openTSNE rescales.
 
+    As in :func:`tsne`, nothing of the BLAS kernel reaches the map: both parts are
+    put on one grid (:data:`GRID_RTOL`) and so is openTSNE's own PCA start
+    (``openTSNE.initialization.pca``); the neighbours are always Annoy's (seeded,
+    its own arithmetic), where openTSNE would take scikit-learn's exact search,
+    through the BLAS, below 1,000 points.
+
     Returns
     -------
     Z_train, Z_test : ndarray of shape (n, 2)
     """
+    largest = max(np.abs(X_train).max(initial=0.0), np.abs(X_test).max(initial=0.0))
+    X_train, X_test = (on_grid(X, GRID_RTOL, largest) for X in (X_train, X_test))
+    start = initialization.pca(X_train, 2, random_state=seed)
     model = OpenTSNE(
         2,
         perplexity=perplexity,
         learning_rate=200.0,
         n_iter=750,
+        initialization=on_grid(start, GRID_RTOL),
+        neighbors="annoy",
         random_state=seed,
         n_jobs=1,
         verbose=False,
