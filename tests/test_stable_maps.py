@@ -8,7 +8,14 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.decomposition import PCA
 from sklearn.manifold import MDS, TSNE
 
-from dimred.manifold.stable_maps import exact_tsne, on_grid, pca_map, smacof_map, tsne_map
+from dimred.manifold.stable_maps import (
+    exact_tsne,
+    on_common_grid,
+    on_grid,
+    pca_map,
+    smacof_map,
+    tsne_map,
+)
 from dimred.utils.linalg import principal_axes
 
 
@@ -76,10 +83,12 @@ def test_exact_tsne_takes_any_of_scikit_learns_parameters(method):
     np.testing.assert_allclose(ours, theirs, atol=1e-4 * np.abs(theirs).max())
 
 
-def test_on_grid_of_two_parts_uses_the_given_magnitude():
+def test_parts_on_a_common_grid_are_the_whole_on_its_grid():
     Y = np.random.default_rng(6).normal(size=(40, 3))
-    parts = on_grid(Y[:30], largest=np.abs(Y).max()), on_grid(Y[30:], largest=np.abs(Y).max())
+    Y[35, 1] = 10.0  # the largest magnitude in the second part
+    parts = on_common_grid((Y[:30], Y[30:]))
     np.testing.assert_array_equal(np.vstack(parts), on_grid(Y))
+    assert not np.array_equal(parts[0], on_grid(Y[:30]))  # a finer grid of its own
 
 
 def test_t_sne_of_a_full_factorial_design_does_not_collapse():

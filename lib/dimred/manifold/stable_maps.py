@@ -59,6 +59,7 @@ __all__ = [
     "START_RTOL",
     "TIE_SEED",
     "exact_tsne",
+    "on_common_grid",
     "on_grid",
     "pca_map",
     "smacof_map",
@@ -81,8 +82,8 @@ def on_grid(Y, rtol=START_RTOL, largest=None):
     Y : ndarray
     rtol : float, default=START_RTOL
     largest : float, optional
-        The magnitude the grid is relative to, when it is not ``Y``'s own (arrays
-        put on one grid: a training and a test part).
+        The magnitude the grid is relative to, when it is not ``Y``'s own
+        (:func:`on_common_grid`).
 
     Returns
     -------
@@ -95,6 +96,23 @@ def on_grid(Y, rtol=START_RTOL, largest=None):
         return np.array(Y, dtype=float)
     unit = np.ldexp(1.0, int(np.floor(np.log2(rtol * largest))))
     return np.round(Y / unit) * unit
+
+
+def on_common_grid(arrays, rtol=START_RTOL):
+    """Each of ``arrays`` on the :func:`on_grid` of the largest magnitude of them all (a
+    training and a test part on one grid, as if they were one array).
+
+    Parameters
+    ----------
+    arrays : sequence of ndarray
+    rtol : float, default=START_RTOL
+
+    Returns
+    -------
+    tuple of ndarray
+    """
+    largest = max(np.abs(a).max(initial=0.0) for a in arrays)
+    return tuple(on_grid(a, rtol, largest) for a in arrays)
 
 
 def pca_map(X, n_components=2):

@@ -87,7 +87,8 @@ def _all(*parts):
 
 
 def _timed(holds, evidence):
-    """:func:`_result` of a claim on times, saying so when they are too close to decide it."""
+    """:func:`_result`; an undecided verdict (only :func:`_faster` gives one: two times too
+    close to order) says so."""
     if holds is None:
         evidence += f" (times within {TIME_SPREAD}x of each other: not decided)"
     return _result(holds, evidence)

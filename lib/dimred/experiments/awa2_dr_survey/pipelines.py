@@ -47,7 +47,7 @@ from sklearn.preprocessing import KernelCenterer
 from sklearn.svm import SVC
 
 from ...decomposition import GramFactorAnalysis
-from ...manifold.stable_maps import exact_tsne, on_grid
+from ...manifold.stable_maps import exact_tsne, on_common_grid, on_grid
 from ...utils.svm import ovo_predict
 
 __all__ = [
@@ -70,7 +70,8 @@ __all__ = [
 KERNELS = ("linear", "rbf", "poly", "sigmoid", "cosine")
 #: The SVC's C (Sec. III-B) and kernel PCA's degree and c0 (Sec. III-D: 0.22's defaults).
 SVC_C, KPCA_DEGREE, KPCA_COEF0 = 1.0, 3, 1.0
-#: Grid of the SVC's features and of t-SNE's start, relative to their largest magnitude.
+#: Grid of the SVC's features and of t-SNE's input and start (:func:`svc_accuracy`,
+#: :func:`tsne`, :func:`opentsne_inductive`), relative to their largest magnitude.
 GRID_RTOL = 1e-6
 
 
@@ -114,7 +115,7 @@ def svc_accuracy(Z_train, y_train, Z_test, y_test, kernel="linear", C=SVC_C, max
 
     ``max_iter=-1`` (no limit, the paper's SVC) unless a diagnostic needs a bound.
     The features are put on one grid of :data:`GRID_RTOL` times their largest
-    magnitude (:func:`~dimred.manifold.stable_maps.on_grid`) first: libsvm's solver
+    magnitude (:func:`~dimred.manifold.stable_maps.on_common_grid`) first: libsvm's solver
     turns a last-bit difference of its input into a different model (Table V's 1-D
     LDA cell moved by one test point when its projections were multiplied by
     ``1 + 1e-15``), and a reduction computed through another BLAS kernel differs in
@@ -126,8 +127,7 @@ def svc_accuracy(Z_train, y_train, Z_test, y_test, kernel="linear", C=SVC_C, max
     test, train : float
         Accuracy in percent, as the paper prints it.
     """
-    largest = max(np.abs(Z_train).max(initial=0.0), np.abs(Z_test).max(initial=0.0))
-    Z_train, Z_test = (on_grid(Z, GRID_RTOL, largest) for Z in (Z_train, Z_test))
+    Z_train, Z_test = on_common_grid((Z_train, Z_test), GRID_RTOL)
     model = SVC(C=C, kernel=kernel, gamma="scale", max_iter=max_iter)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -288,8 +288,7 @@ def opentsne_inductive(X_train, X_test, seed, perplexity=30.0):
     -------
     Z_train, Z_test : ndarray of shape (n, 2)
     """
-    largest = max(np.abs(X_train).max(initial=0.0), np.abs(X_test).max(initial=0.0))
-    X_train, X_test = (on_grid(X, GRID_RTOL, largest) for X in (X_train, X_test))
+    X_train, X_test = on_common_grid((X_train, X_test), GRID_RTOL)
     start = initialization.pca(X_train, 2, random_state=seed)
     model = OpenTSNE(
         2,
