@@ -11,7 +11,8 @@ of the run, not a result, and is left out. The verdict is written to
 
     python scripts/verify_determinism.py [--kernels SkylakeX Haswell Sandybridge]
                                          [--papers bvp orml] [--decimals 3] [--reuse]
-                                         [--against-committed] [--report PATH]
+                                         [--against-committed] [--reference REV]
+                                         [--report PATH]
 
 ``--report PATH`` writes the verdict there instead (a paper verified on its own, without
 replacing the verdict of the others).
@@ -28,12 +29,20 @@ notebook's), ``findings.csv`` on the findings both have, and the verdict goes to
 ``figures/DETERMINISM_COMMITTED.md`` with both runs' machines (from their ``cost.csv``).
 Columns that are measurements of the run (wall times) differ by nature and are
 listed like any other difference.
+
+``--reference REV`` runs nothing: it compares the tables in the working tree's
+``figures/<paper>/`` (a ``make figures`` on this machine made them) with those at the git
+revision ``REV`` (made on the machine its ``cost.csv`` names), in the same way, and
+writes the verdict to ``--report`` (default ``figures/DETERMINISM_MACHINES.md``).
 """
 
 import argparse
+import io
 import os
 import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -116,6 +125,47 @@ def machine_of(folder):
     return pd.read_csv(folder / "cost.csv")["machine"].iloc[0]
 
 
+def extract_figures(revision, papers, into, root=ROOT):
+    """The ``figures/<paper>/`` folders of the git revision ``revision``, written under
+    ``into``; returns ``into / "figures"``."""
+    archive = subprocess.run(
+        ["git", "archive", revision, *(f"figures/{paper}" for paper in papers)],
+        check=True, capture_output=True, cwd=root,
+    ).stdout  # fmt: skip
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return Path(into) / "figures"
+
+
+def against_revision(revision, papers, decimals, root=ROOT):
+    """The report lines comparing the working tree's ``figures/<paper>/`` with those at
+    ``revision``, and whether any table differs."""
+    lines = [
+        "# The committed tables against a full run on this machine",
+        "",
+        f"`python scripts/verify_determinism.py --reference {revision}` compared every table "
+        f"in `figures/<paper>/` ({', '.join(papers)}; written by `make figures` here) with "
+        f"the same table at `{revision}`, numbers rounded to {decimals} decimals "
+        "(`findings.csv` on the findings both have).",
+        "",
+    ]
+    rows, details = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        reference = extract_figures(revision, papers, tmp, root)
+        for paper in papers:
+            run_folder = root / "figures" / paper
+            lines += [
+                f"- {paper}, at {revision}: {machine_of(reference / paper)}",
+                f"- {paper}, this run: {machine_of(run_folder)}",
+            ]
+            n_tables, found = compare(reference / paper, run_folder, decimals)
+            details += [f"- {paper}/{name}: " + "; ".join(d) for name, d in found.items()]
+            rows.append(f"| {paper} | {n_tables} | {', '.join(found) or 'none'} |")
+    lines += ["", "| paper | tables | differing tables |", "| --- | --- | --- |", *rows]
+    lines += ["", *(details or ["Every table is identical at that precision."]), ""]
+    return lines, bool(details)
+
+
 def header(args, used):
     """The report's title and the sentence saying what was compared."""
     papers, rounding = ", ".join(args.papers), f"numbers rounded to {args.decimals} decimals"
@@ -156,9 +206,17 @@ def main(argv=None):
         "--against-committed", action="store_true", help="compare with figures/<paper>/"
     )
     parser.add_argument(
+        "--reference", metavar="REV", help="run nothing: figures/ against git revision REV"
+    )
+    parser.add_argument(
         "--report", type=Path, help="where the verdict goes (default: figures/DETERMINISM*.md)"
     )
     args = parser.parse_args(argv)
+    if args.reference:
+        lines, differ = against_revision(args.reference, args.papers, args.decimals)
+        (args.report or ROOT / "figures" / "DETERMINISM_MACHINES.md").write_text("\n".join(lines))
+        print("\n".join(lines))
+        return int(differ)
     used = {kernel: kernel_in_use(kernel) for kernel in args.kernels}
     for kernel in args.kernels:
         for paper in args.papers:

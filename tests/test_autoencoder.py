@@ -32,7 +32,50 @@ def trained(plane):
     xfail_strict=True,
 )
 def test_sklearn_compatible(estimator, check):
+    if check.func.__name__ in FLOAT32_ORDER_CHECKS:
+        pytest.skip(FLOAT32_ORDER_CHECKS[check.func.__name__])
     check(estimator)
+
+
+#: scikit-learn's checks that an estimator computing in float32 cannot pass reliably.
+FLOAT32_ORDER_CHECKS = {
+    "check_methods_sample_order_invariance": (
+        "compares transform of shuffled rows at rtol 1e-7, below float32's epsilon "
+        "(1.19e-7), on an unseeded permutation: it failed for some permutations. The "
+        "property is tested at float32 precision in "
+        "test_transform_row_order_to_float32_precision, its bits in "
+        "test_transform_bits_do_not_depend_on_row_order"
+    ),
+}
+
+
+def _shuffled_codes(n_permutations=50):
+    """Codes of 20 rows (batches of 16) and those of the same rows shuffled, per permutation."""
+    X = 3 * np.random.default_rng(0).uniform(size=(20, 3))
+    model = Autoencoder(**{**SMALL, "n_components": 1}, random_state=1).fit(X)
+    codes = model.transform(X)
+    rng = np.random.default_rng(1)
+    for _ in range(n_permutations):
+        order = rng.permutation(len(X))
+        yield codes[order], model.transform(X[order])
+
+
+def test_transform_row_order_to_float32_precision():
+    """A row's code depends on its order only within float32's rounding: 2 ulps at most."""
+    for expected, shuffled in _shuffled_codes():
+        np.testing.assert_allclose(shuffled, expected, rtol=2 * np.finfo(np.float32).eps)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="found, not fixed: the float32 batches of 16 rows give a row other last bits "
+    "at another position in its batch (torch's CPU matrix product); in float64 the same "
+    "weights gave the same bits for every order tried. Evaluating in float64 changes the "
+    "codes, so Table XIII and the cross-paper maps have to be rerun with it.",
+)
+def test_transform_bits_do_not_depend_on_row_order():
+    for expected, shuffled in _shuffled_codes():
+        np.testing.assert_array_equal(shuffled, expected)
 
 
 def test_learning_rate_schedule_is_the_authors_logspace():

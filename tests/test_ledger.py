@@ -91,6 +91,20 @@ def test_totals_follow_the_rows(tmp_path):
     assert "taken off" in render_costs(summary, ["a", "b"], target_minutes=bound - 0.1)
 
 
+def test_the_total_is_the_rounded_sum_not_the_sum_of_rounded_rows(tmp_path):
+    """Each row rounds 0.07 min up to 0.1; the total, 0.14 min, reads 0.1 (not 0.2), as
+    the attribution's sum and the verdict's CPU minutes do."""
+    _ledgers(tmp_path, {})
+    summary = cost_summary(tmp_path)
+    summary[["wall_s", "cpu_s"]] = 4.2
+    rendered = render_costs(summary, ["a", "b"])
+    rows = {line.split("|")[1].strip(): line.split("|") for line in rendered.splitlines()[2:4]}
+    assert float(rows["a"][2]) == float(rows["b"][2]) == 0.1
+    total = rendered.split("| all papers")[1].split("|")
+    assert float(total[1]) == float(total[2]) == 0.1
+    assert "Its CPU time, 0.1 min" in rendered
+
+
 def cores_of(summary):
     return int(summary["cores"].iloc[0])
 

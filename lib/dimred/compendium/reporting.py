@@ -655,9 +655,16 @@ def render_costs(summary, papers=None, target_minutes=TARGET_FIGURES_MINUTES):
             "steps": summary["steps"],
         }
     )
-    total = table.sum().to_frame("all papers").T
-    total["peak memory (GiB)"] = table["peak memory (GiB)"].max()
-    table = pd.concat([table, total.round(2)])
+    total = pd.DataFrame(  # the sums of the unrounded times, as the attribution's
+        {
+            "wall (min)": round(summary["wall_s"].sum() / 60, 1),
+            "CPU (min)": round(summary["cpu_s"].sum() / 60, 1),
+            "peak memory (GiB)": table["peak memory (GiB)"].max(),
+            "steps": summary["steps"].sum(),
+        },
+        index=["all papers"],
+    )
+    table = pd.concat([table, total])
     longest = [
         f"{step} ({seconds / 60:.1f})"
         for step, seconds in zip(summary["longest_step"], summary["longest_step_s"], strict=True)
