@@ -162,8 +162,18 @@ def against_revision(revision, papers, decimals, root=ROOT):
             details += [f"- {paper}/{name}: " + "; ".join(d) for name, d in found.items()]
             rows.append(f"| {paper} | {n_tables} | {', '.join(found) or 'none'} |")
     lines += ["", "| paper | tables | differing tables |", "| --- | --- | --- |", *rows]
-    lines += ["", *(details or ["Every table is identical at that precision."]), ""]
-    return lines, bool(details)
+    return with_details(lines, details), bool(details)
+
+
+def with_details(lines, details):
+    """The report's lines, then each difference (or that there is none)."""
+    return [*lines, "", *(details or ["Every table is identical at that precision."]), ""]
+
+
+def write_report(lines, path):
+    """Write the report to ``path`` and print it."""
+    path.write_text("\n".join(lines))
+    print("\n".join(lines))
 
 
 def header(args, used):
@@ -214,8 +224,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.reference:
         lines, differ = against_revision(args.reference, args.papers, args.decimals)
-        (args.report or ROOT / "figures" / "DETERMINISM_MACHINES.md").write_text("\n".join(lines))
-        print("\n".join(lines))
+        write_report(lines, args.report or ROOT / "figures" / "DETERMINISM_MACHINES.md")
         return int(differ)
     used = {kernel: kernel_in_use(kernel) for kernel in args.kernels}
     for kernel in args.kernels:
@@ -241,10 +250,8 @@ def main(argv=None):
                 f"| {kernel} → {used[kernel]} | {paper} | {n_tables} | "
                 f"{', '.join(found) or 'none'} |"
             )
-    lines += ["", *(details or ["Every table is identical at that precision."]), ""]
     name = "DETERMINISM_COMMITTED.md" if args.against_committed else "DETERMINISM.md"
-    (args.report or ROOT / "figures" / name).write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_report(with_details(lines, details), args.report or ROOT / "figures" / name)
     return 1 if details else 0
 
 

@@ -27,16 +27,6 @@ def trained(plane):
     return model.fit(plane)
 
 
-@parametrize_with_checks(
-    [Autoencoder(**SMALL, random_state=0), Autoencoder(**SMALL, solver="sgd", random_state=0)],
-    xfail_strict=True,
-)
-def test_sklearn_compatible(estimator, check):
-    if check.func.__name__ in FLOAT32_ORDER_CHECKS:
-        pytest.skip(FLOAT32_ORDER_CHECKS[check.func.__name__])
-    check(estimator)
-
-
 #: scikit-learn's checks that an estimator computing in float32 cannot pass reliably.
 FLOAT32_ORDER_CHECKS = {
     "check_methods_sample_order_invariance": (
@@ -47,6 +37,16 @@ FLOAT32_ORDER_CHECKS = {
         "test_transform_bits_do_not_depend_on_row_order"
     ),
 }
+
+
+@parametrize_with_checks(
+    [Autoencoder(**SMALL, random_state=0), Autoencoder(**SMALL, solver="sgd", random_state=0)],
+    xfail_strict=True,
+)
+def test_sklearn_compatible(estimator, check):
+    if check.func.__name__ in FLOAT32_ORDER_CHECKS:
+        pytest.skip(FLOAT32_ORDER_CHECKS[check.func.__name__])
+    check(estimator)
 
 
 def _shuffled_codes(n_permutations=50):
