@@ -1,4 +1,4 @@
-"""Benchmarks of the metrical-importance paper: four exact speed-ups, each timed in one
+"""Benchmarks of the metrical-importance paper: five exact speed-ups, each timed in one
 process against the computation it replaces.
 
 1. Closed-form z_i (Eq. (1), O(M n)) against the pairwise double sum (O(M^2 n)), on
@@ -11,8 +11,10 @@ process against the computation it replaces.
    and predicting the test part) against
    :func:`~dimred.utils.forest.forest_proba` on the codes computed once per split,
    on the paper's three data sets with every feature, :data:`FOREST_SEEDS` seeds
-   each. Written to ``figures/metrical_importance/benchmark_forest`` with the
-   finding ``forest_speed``.
+   each; and ``forest_proba``'s two engines against each other (scikit-learn's tree
+   builder, the compiled one). Written to
+   ``figures/metrical_importance/benchmark_forest`` with the findings ``forest_speed``
+   and ``compiled_forest_speed``.
 3. The importance forest's OOB permutation importances
    (:func:`~dimred.importance.forest.permutation_importances`, one float32 copy permuted
    in place, unchecked tree predictions) against the plain loop
@@ -69,7 +71,7 @@ from dimred.importance.metrical import (
     within_class_sq_distances,
     within_class_sq_distances_pairwise,
 )
-from dimred.utils.forest import forest_proba
+from dimred.utils.forest import ENGINES, forest_proba
 
 #: Timings of the closed form (milliseconds each: repeats are cheap).
 REPEATS = 10
@@ -123,24 +125,30 @@ def ratio_columns(ratios, decimals):
 
 
 def forest_row(name, seeds=FOREST_SEEDS):
-    """One data set: scikit-learn's forest pipeline and the lean forest, per seed."""
+    """One data set: scikit-learn's forest pipeline and the lean forest's two engines,
+    per seed."""
     bunch = DATASETS[name]()
     split = _make_split(bunch.frame, bunch.target, bunch.categorical, 0.2, 0)
     columns = list(range(split.categorical.size))
     codes = _forest_inputs(split, columns)
-    pipeline_s, lean_s, difference = [], [], 0.0
+    forest_proba(*codes, 0)  # compile (or load) the compiled engine first
+    times = {"pipeline": [], "scikit-learn": [], "compiled": []}
+    difference = {"scikit-learn": 0.0, "compiled": 0.0}
     for seed in range(seeds):
         model = make_classifier("random_forest", split.categorical, seed)
         start = time.perf_counter()
         reference = model.fit(split.X_train, split.y_train).predict_proba(split.X_test)
-        pipeline_s.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        proba = forest_proba(*codes, seed)
-        lean_s.append(time.perf_counter() - start)
-        difference = max(difference, float(np.abs(proba - reference).max()))
-    pipeline_s, lean_s = np.array(pipeline_s), np.array(lean_s)
+        times["pipeline"].append(time.perf_counter() - start)
+        for engine in ENGINES:
+            start = time.perf_counter()
+            proba = forest_proba(*codes, seed, engine=engine)
+            times[engine].append(time.perf_counter() - start)
+            difference[engine] = max(difference[engine], float(np.abs(proba - reference).max()))
+    pipeline_s, sklearn_s, compiled_s = (np.array(times[key]) for key in times)
+    ratios = ratio_columns(pipeline_s / compiled_s, 2)
+    compiled = ratio_columns(sklearn_s / compiled_s, 2)
     return {
-        "benchmark": "discard curves' random forest: pipeline vs forest_proba",
+        "benchmark": "discard curves' random forest: pipeline vs forest_proba's engines",
         "data_set": name,
         "training_rows": len(split.y_train),
         "features": len(columns),
@@ -148,43 +156,80 @@ def forest_row(name, seeds=FOREST_SEEDS):
         "seeds": seeds,
         "cores": os.cpu_count(),
         "pipeline_s": round(float(np.median(pipeline_s)), 4),
-        "forest_proba_s": round(float(np.median(lean_s)), 4),
-        **ratio_columns(pipeline_s / lean_s, 2),
-        "max_abs_difference": difference,
+        "scikit_learn_engine_s": round(float(np.median(sklearn_s)), 4),
+        "forest_proba_s": round(float(np.median(compiled_s)), 4),
+        **ratios,
+        **{key.replace("speed_ratio", "compiled_ratio"): value for key, value in compiled.items()},
+        "max_abs_difference": difference["compiled"],
+        "scikit_learn_engine_max_abs_difference": difference["scikit-learn"],
         "data": DATA[name],
     }
 
 
-def forest_finding(report):
-    """The finding ``forest_speed``: the ratio per data set, medians over seeds."""
-    parts = [
-        f"{row.data_set} ({row.training_rows:,} training rows) {row.speed_ratio:.1f}× "
-        f"({row.speed_ratio_min:.1f}–{row.speed_ratio_max:.1f}×)"
+def ratio_parts(report, column, label):
+    """``"<label> <median>× (<min>–<max>×)"`` for every data set of ``report``, from
+    ``column`` and its ``_min`` and ``_max`` columns, joined by ``"; "``."""
+    return "; ".join(
+        f"{label(row)} {getattr(row, column):.1f}× "
+        f"({getattr(row, column + '_min'):.1f}–{getattr(row, column + '_max'):.1f}×)"
         for row in report.itertuples()
+    )
+
+
+def forest_findings(report):
+    """The findings ``forest_speed`` (the pipeline against ``forest_proba``) and
+    ``compiled_forest_speed`` (its two engines), each a ratio per data set, medians over
+    seeds."""
+    seeds = report["seeds"].iloc[0]
+    pipeline = ratio_parts(
+        report, "speed_ratio", lambda row: f"{row.data_set} ({row.training_rows:,} training rows)"
+    )
+    engines = ratio_parts(report, "compiled_ratio", lambda row: row.data_set)
+    largest = report[["max_abs_difference", "scikit_learn_engine_max_abs_difference"]]
+    statements = {
+        "forest_speed": (
+            "The discard curves' random forests (100 trees, every feature) are grown by "
+            "`forest_proba` (compiled engine) on categorical codes computed once per split "
+            "instead of scikit-learn's pipeline fitted per subset, with the same trees: `make "
+            f"bench` times both in one process on {os.cpu_count()} cores, median over {seeds} "
+            f"seeds: {pipeline}. Largest difference of the probabilities: "
+            f"{report['max_abs_difference'].max():.1g} (`benchmark_forest.md`)."
+        ),
+        "compiled_forest_speed": (
+            "`forest_proba`'s compiled engine (scikit-learn's best-split trees grown from class "
+            "counts per feature value instead of a sort of each node's values) against the same "
+            "function with scikit-learn's Cython tree builder, on the discard curves' forests: "
+            f"median over {seeds} seeds, {engines}. Largest difference of either engine's "
+            f"probabilities from the pipeline's: {largest.to_numpy().max():.1g} "
+            "(`benchmark_forest.md`)."
+        ),
+    }
+    ratios = {
+        "forest_speed": ("pipeline time / forest_proba time", "speed_ratio"),
+        "compiled_forest_speed": (
+            "scikit-learn engine time / compiled engine time",
+            "compiled_ratio",
+        ),
+    }
+    return [
+        median_ratio_finding(
+            (key, "Speed", statement),
+            ratios[key][0],
+            report,
+            ("seed", f"{seeds} seeds"),
+            "benchmark_forest",
+            column=ratios[key][1],
+        )
+        for key, statement in statements.items()
     ]
-    statement = (
-        "The discard curves' random forests (100 trees, every feature) are grown by "
-        "`forest_proba` on categorical codes computed once per split instead of "
-        "scikit-learn's pipeline fitted per subset, with the same trees: `make bench` "
-        f"times both in one process on {os.cpu_count()} cores, median over "
-        f"{report['seeds'].iloc[0]} seeds: " + "; ".join(parts) + ". Largest difference of the "
-        f"probabilities: {report['max_abs_difference'].max():.1g} (`benchmark_forest.md`)."
-    )
-    return median_ratio_finding(
-        ("forest_speed", "Speed", statement),
-        "pipeline time / forest_proba time",
-        report,
-        ("seed", f"{report['seeds'].iloc[0]} seeds"),
-        "benchmark_forest",
-    )
 
 
-def median_ratio_finding(finding, ratio, report, repeats, table):
+def median_ratio_finding(finding, ratio, report, repeats, table, column="speed_ratio"):
     """A finding ``(key, title, statement)`` whose values are ``report``'s per-data-set
-    median ratios (``ratio``, e.g. "slow time / fast time") over ``repeats``
-    (``(unit, "<count> units")``), their ranges in the ``table``."""
+    median ratios (``ratio``, e.g. "slow time / fast time"; the column ``column``) over
+    ``repeats`` (``(unit, "<count> units")``), their ranges in the ``table``."""
     unit, count = repeats
-    ratios = report["speed_ratio"].to_numpy()
+    ratios = report[column].to_numpy()
     return finding_row(
         *finding,
         f"{ratio}, median over {unit}s, per data set (benchmark)",
@@ -192,7 +237,7 @@ def median_ratio_finding(finding, ratio, report, repeats, table):
         data=ALL_DATA,
         spread=f"min-max over the {ratios.size} data sets of the per-{unit} medians",
         note=f"each value is one data set's median over {count}; the range over the {unit}s "
-        f"is in {table} (speed_ratio_min, speed_ratio_max)",
+        f"is in {table} ({column}_min, {column}_max)",
     )
 
 
@@ -340,7 +385,7 @@ def main(rows=None, folder=None):
     print(scores.to_markdown(index=False))
     findings = [
         speed_finding(closed_s, pairwise_s, len(y), max_difference, data),
-        forest_finding(forests),
+        *forest_findings(forests),
         permutation_finding(permutations),
         f1_finding(scores),
     ]

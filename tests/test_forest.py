@@ -1,10 +1,10 @@
-"""The lean random forest against scikit-learn's, bit for bit."""
+"""The lean random forest, both engines, against scikit-learn's, bit for bit."""
 
 import numpy as np
 import pytest
 from sklearn.ensemble import RandomForestClassifier
 
-from dimred.utils.forest import forest_proba
+from dimred.utils.forest import ENGINES, forest_proba
 
 
 def _data(n, p, n_classes, seed, levels=None):
@@ -24,12 +24,49 @@ def _data(n, p, n_classes, seed, levels=None):
     [(216, 13, 2, None, 100), (300, 16, 2, 3, 20), (150, 4, 3, 5, 30), (25, 1, 2, None, 7)],
 )
 @pytest.mark.parametrize("seed", [0, 7])
-def test_probabilities_equal_scikit_learn(n, p, n_classes, levels, n_estimators, seed):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_probabilities_equal_scikit_learn(n, p, n_classes, levels, n_estimators, seed, engine):
     X, y, X_test = _data(n, p, n_classes, seed, levels)
     forest = RandomForestClassifier(n_estimators, random_state=seed, n_jobs=1).fit(X, y)
-    proba = forest_proba(X, y, X_test, seed, n_estimators)
+    proba = forest_proba(X, y, X_test, seed, n_estimators, engine=engine)
     np.testing.assert_array_equal(proba, forest.predict_proba(X_test))
     assert proba.shape == (X_test.shape[0], n_classes)
+
+
+def _hard_ties(n, seed):
+    """Columns where the compiled engine's shortcuts could part from scikit-learn's
+    sort: values one float32 step above ``v + 1e-7`` rounded in float32 (a tie there,
+    not in float64), chains of steps below ``1e-7`` whose range exceeds it, a constant
+    column, ``-0.0`` beside ``0.0``, and a continuous column with hundreds of values;
+    five classes that depend on them."""
+    rng = np.random.default_rng(seed)
+    half = np.float32(0.5)
+    edge = np.nextafter(np.nextafter(half, np.float32(1)), np.float32(1))
+    columns = [
+        rng.choice(np.array([half, edge, np.float32(0.75)]), n),
+        rng.integers(0, 12, n) * np.float32(6e-8) + rng.integers(0, 2, n),
+        np.full(n, 3.0),
+        rng.choice(np.array([-0.0, 0.0, 1.0]), n),
+        rng.normal(size=n),
+    ]
+    X = np.column_stack(columns)
+    y = np.digitize(X[:, 4] + X[:, 1] + rng.normal(size=n), [-1.0, 0.0, 1.0, 2.0])
+    return X, y
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_compiled_engine_on_hard_ties(seed):
+    X, y = _hard_ties(400, seed)
+    X_test, _ = _hard_ties(100, seed + 10)
+    forest = RandomForestClassifier(50, random_state=seed, n_jobs=1).fit(X, y)
+    proba = forest_proba(X, y, X_test, seed, 50, engine="compiled")
+    assert proba.shape == (100, 5)
+    np.testing.assert_array_equal(proba, forest.predict_proba(X_test))
+    # the float32 edge is a tie: no tree splits 0.5 from the value two steps above it
+    thresholds = np.concatenate(
+        [tree.tree_.threshold[tree.tree_.feature == 0] for tree in forest.estimators_]
+    )
+    assert thresholds.size and (thresholds > 0.6).all()
 
 
 def test_the_seed_matters():
@@ -50,3 +87,5 @@ def test_rejects_missing_values_mismatched_rows_no_trees_and_no_seed():
             forest_proba(X_test, y[: len(X_test)], X_test, 0, trees)
     with pytest.raises(ValueError, match="random_state"):
         forest_proba(X_test, y[: len(X_test)], X_test, None)
+    with pytest.raises(ValueError, match="engine"):
+        forest_proba(X_test, y[: len(X_test)], X_test, 0, engine="numba")

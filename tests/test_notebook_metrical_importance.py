@@ -21,7 +21,13 @@ NOTEBOOK_FINDINGS = {
     "remark2_flaw",
     "empirical_scaling",
 }
-BENCH_FINDINGS = {"closed_form_speed", "forest_speed", "permutation_speed", "f1_speed"}
+BENCH_FINDINGS = {
+    "closed_form_speed",
+    "forest_speed",
+    "compiled_forest_speed",
+    "permutation_speed",
+    "f1_speed",
+}
 #: Findings measured over the forest seeds.
 SEEDED = NOTEBOOK_FINDINGS - {"text_vs_tables", "feature_numbering"}
 
@@ -180,6 +186,12 @@ def test_committed_findings_summarise_the_committed_tables():
     assert forest["value"] == pytest.approx(forests["speed_ratio"].median(), rel=1e-6)
     assert forest["n_draws"] == len(forests) == 3 and (forests["seeds"] >= MIN_DRAWS).all()
     assert (forests["max_abs_difference"] == 0).all()  # the same forests, bit for bit
+    assert (forests["scikit_learn_engine_max_abs_difference"] == 0).all()
+    compiled = found.loc["compiled_forest_speed"]
+    assert compiled["value"] == pytest.approx(forests["compiled_ratio"].median(), rel=1e-6)
+    assert compiled["n_draws"] == 3
+    ratio = forests["scikit_learn_engine_s"] / forests["forest_proba_s"]
+    assert ratio.to_numpy() == pytest.approx(forests["compiled_ratio"].to_numpy(), rel=0.5)
     permutations = read(folder, "benchmark_permutation")
     permutation = found.loc["permutation_speed"]
     assert permutation["value"] == pytest.approx(permutations["speed_ratio"].median(), rel=1e-6)

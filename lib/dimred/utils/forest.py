@@ -9,27 +9,36 @@ data sets of a few hundred rows that outweighs building the tree, and the
 metrical-importance paper's discard curves fit tens of thousands of forests (``make
 bench``: ``figures/metrical_importance/benchmark_forest.md`` times both).
 
-:func:`forest_proba` grows the same trees with the same Cython objects
-(``Gini``, ``BestSplitter``, ``DepthFirstTreeBuilder``) and the same random draws,
-in the order the forest makes them:
+:func:`forest_proba` grows the same trees from the same random draws, in the order
+the forest makes them:
 
 1. the forest's ``RandomState(random_state)`` draws one seed per tree,
    ``randint(2**31 - 1)`` (``sklearn.ensemble._base._set_random_states``);
 2. the bootstrap sample of a tree is ``RandomState(tree_seed).randint(0, n, n)``, given
    to the tree as counts (``_parallel_build_trees``);
 3. the tree's splitter is seeded by another ``RandomState(tree_seed)`` (the tree's own
-   ``check_random_state``); one re-seeded ``RandomState`` stands for both;
+   ``check_random_state``), from which it draws its ``rand_r`` seed,
+   ``randint(0, 2**31 - 1)``; one re-seeded ``RandomState`` stands for both;
 4. the class probabilities of the trees are summed in tree order and divided by the
    number of trees (``ForestClassifier.predict_proba`` with one job).
 
+Two engines grow them. ``engine="scikit-learn"`` calls scikit-learn's Cython objects
+(``Gini``, ``BestSplitter``, ``DepthFirstTreeBuilder``) once per tree.
+``engine="compiled"``, the default, grows all the trees in one compiled call
+(:mod:`.forest_compiled`): scikit-learn's algorithm with class counts per feature value
+in place of the sort of each node's values, about twice as fast on the discard
+curves' data (``make bench``: ``benchmark_forest``'s ``compiled_ratio``).
+
 The default forest is the one reproduced: Gini criterion, ``max_features="sqrt"``,
-bootstrap, fully grown trees. The probabilities equal scikit-learn's bit for bit:
-``tests/test_forest.py`` compares them on synthetic data (tied values, three classes,
-one feature), ``tests/test_discard.py`` the curves' F1 on a mixed frame, and ``make
-bench`` on the paper's three data sets (``benchmark_forest``'s ``max_abs_difference``,
-which ``tests/test_notebook_metrical_importance.py`` requires to be 0). The module
-builds on scikit-learn's private tree classes, so these tests guard any scikit-learn
-version other than the pinned one.
+bootstrap, fully grown trees. Both engines' probabilities equal scikit-learn's bit for
+bit: ``tests/test_forest.py`` compares them on synthetic data (tied values, ties
+within scikit-learn's ``1e-7``, constant columns, three and five classes, one
+feature), ``tests/test_discard.py`` the curves' F1 on a mixed frame, and ``make
+bench`` on the paper's three data sets (``benchmark_forest``'s ``max_abs_difference``
+and ``scikit_learn_engine_max_abs_difference``, which
+``tests/test_notebook_metrical_importance.py`` requires to be 0). Both build on
+scikit-learn 1.9's tree builder (its private classes, or its algorithm), so these
+tests guard any scikit-learn version other than the pinned one.
 """
 
 import numpy as np
@@ -38,13 +47,19 @@ from sklearn.tree._splitter import BestSplitter
 from sklearn.tree._tree import DepthFirstTreeBuilder, Tree
 from sklearn.utils.validation import check_array, check_X_y
 
-__all__ = ["forest_proba"]
+from .forest_compiled import grow_forest, rank_values
+
+__all__ = ["ENGINES", "forest_proba"]
 
 #: Bound of the seeds the forest draws for its trees, and the trees' unbounded depth.
 MAX_INT = np.iinfo(np.int32).max
 
 
-def forest_proba(X, y, X_test, random_state, n_estimators=100):
+#: How :func:`forest_proba` grows the trees.
+ENGINES = ("compiled", "scikit-learn")
+
+
+def forest_proba(X, y, X_test, random_state, n_estimators=100, engine="compiled"):
     """Class probabilities of ``RandomForestClassifier(random_state, n_jobs=1)``.
 
     Parameters
@@ -60,6 +75,11 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100):
         The forest's seed (an integer: the result is a function of it).
     n_estimators : int, default=100
         Number of trees (scikit-learn's default).
+    engine : {"compiled", "scikit-learn"}, default="compiled"
+        ``"scikit-learn"`` grows the trees with scikit-learn's Cython objects;
+        ``"compiled"`` with :func:`~dimred.utils.forest_compiled.grow_forest`, which
+        scans class counts per feature value instead of sorting the node's values:
+        the same trees, bit for bit, about twice as fast on the discard curves' data.
 
     Returns
     -------
@@ -71,28 +91,66 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100):
         raise ValueError(f"n_estimators must be a positive integer; got {n_estimators!r}.")
     if not isinstance(random_state, int | np.integer):
         raise ValueError(f"random_state must be an integer seed; got {random_state!r}.")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}.")
     X, y = check_X_y(X, y, dtype=np.float32)
     X_test = check_array(X_test, dtype=np.float32)
     if X_test.shape[1] != X.shape[1]:
         raise ValueError(f"X_test has {X_test.shape[1]} features; X has {X.shape[1]}.")
     classes, codes = np.unique(y, return_inverse=True)
-    targets = np.ascontiguousarray(codes.reshape(-1, 1), dtype=np.float64)
-    n_samples, n_features = X.shape
-    n_classes = np.array([classes.size], dtype=np.intp)
-    max_features = max(1, int(np.sqrt(n_features)))
+    max_features = max(1, int(np.sqrt(X.shape[1])))
+    seeds, weights = _tree_draws(random_state, X.shape[0], n_estimators)
+    grow = _compiled_trees if engine == "compiled" else _scikit_learn_trees
+    return grow(X, codes, classes.size, X_test, seeds, weights, max_features) / n_estimators
+
+
+def _tree_draws(random_state, n_samples, n_estimators):
+    """Each tree's seed and bootstrap counts, drawn as the forest draws them (steps 1
+    and 2 of the module docstring)."""
     tree_seeds = np.random.RandomState(random_state)
     tree_state = np.random.RandomState(0)  # re-seeded for every tree
-    proba = np.zeros((X_test.shape[0], classes.size))
-    for _ in range(n_estimators):
-        seed = tree_seeds.randint(MAX_INT)
+    seeds = np.array([tree_seeds.randint(MAX_INT) for _ in range(n_estimators)], dtype=np.int64)
+    weights = np.zeros((n_estimators, n_samples))
+    for seed, tree_weights in zip(seeds, weights, strict=True):
         tree_state.seed(seed)
-        sample = tree_state.randint(0, n_samples, n_samples).astype(np.int32)
-        weights = np.bincount(sample, minlength=n_samples).astype(np.float64)
-        tree_state.seed(seed)  # the splitter draws from it when the build starts
-        splitter = BestSplitter(Gini(1, n_classes), max_features, 1, 0.0, tree_state, None)
-        tree = Tree(n_features, n_classes, 1)
-        DepthFirstTreeBuilder(splitter, 2, 1, 0.0, MAX_INT, 0.0).build(
-            tree, X, targets, weights, None
+        tree_weights[:] = np.bincount(
+            tree_state.randint(0, n_samples, n_samples), minlength=n_samples
         )
-        proba += tree.predict(X_test)[:, : classes.size]
-    return proba / n_estimators
+    return seeds, weights
+
+
+def _scikit_learn_trees(X, codes, n_classes, X_test, seeds, weights, max_features):
+    """Sum of the trees' leaf values, grown by scikit-learn's Cython tree builder."""
+    targets = np.ascontiguousarray(codes.reshape(-1, 1), dtype=np.float64)
+    classes = np.array([n_classes], dtype=np.intp)
+    proba = np.zeros((X_test.shape[0], n_classes))
+    tree_state = np.random.RandomState(0)
+    for seed, tree_weights in zip(seeds, weights, strict=True):
+        tree_state.seed(seed)  # the splitter draws its rand_r seed from it
+        splitter = BestSplitter(Gini(1, classes), max_features, 1, 0.0, tree_state, None)
+        tree = Tree(X.shape[1], classes, 1)
+        DepthFirstTreeBuilder(splitter, 2, 1, 0.0, MAX_INT, 0.0).build(
+            tree, X, targets, tree_weights, None
+        )
+        proba += tree.predict(X_test)[:, :n_classes]
+    return proba
+
+
+def _compiled_trees(X, codes, n_classes, X_test, seeds, weights, max_features):
+    """Sum of the trees' leaf values, grown by :func:`~.forest_compiled.grow_forest`
+    with the ``rand_r`` seed each tree's ``BestSplitter`` draws (step 3)."""
+    tree_state = np.random.RandomState(0)
+    splitter_seeds = np.zeros_like(seeds)
+    for t, seed in enumerate(seeds):
+        tree_state.seed(seed)
+        splitter_seeds[t] = tree_state.randint(0, MAX_INT)
+    return grow_forest(
+        X,
+        rank_values(X),
+        codes.astype(np.int64),
+        n_classes,
+        weights,
+        splitter_seeds,
+        max_features,
+        X_test,
+    )

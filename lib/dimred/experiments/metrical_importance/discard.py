@@ -10,7 +10,8 @@ Every distinct (kept features, classifier, run) fit is done once, whichever
 orders share it, through joblib (so a dask backend scales it out) with a tqdm
 progress bar. The random forests, tens of thousands at the paper's 100 runs, are
 grown by :func:`~dimred.utils.forest.forest_proba` on categorical codes computed once
-per split: the same probabilities, bit for bit, as the pipeline of
+per split, with its compiled engine (class counts per feature value in place of
+scikit-learn's sorts): the same probabilities, bit for bit, as the pipeline of
 :func:`make_classifier`, without scikit-learn's per-tree and per-fit overhead
 (``tests/test_discard.py`` compares the two; ``make bench`` times them). The F1 is
 counted directly (:func:`f1_of_class`), the same float as scikit-learn's ``f1_score``.
