@@ -123,9 +123,10 @@ report.show(mi.heart_numbering_check(imps, published, variants, p));
 # `n_rf_runs` runs (paper: 100); SVM and XGBoost: library defaults. Orders from the seed-`seed` tables.
 # The two settings the paper states for these curves (the 80/20 split and the 100 random-forest runs
 # per point) are restated as `setting` rows of `reproduction.csv`. The forests are scikit-learn's
-# `RandomForestClassifier` (100 trees), grown by `dimred.utils.forest.forest_proba`: the same trees
-# and probabilities, bit for bit (`tests/test_forest.py`), without scikit-learn's per-tree overhead
-# (`make bench`: `benchmark_forest.md`).
+# `RandomForestClassifier` (100 trees), grown by `dimred.utils.forest.forest_proba` with its compiled
+# engine (scikit-learn's algorithm, with class counts per feature value in place of the sort of each
+# node's values): the same trees and probabilities, bit for bit (`tests/test_forest.py`), without
+# scikit-learn's per-tree overhead (`make bench`: `benchmark_forest.md`).
 
 # %%
 curves = mi.discard_curves_by_dataset(data, imps, p)
