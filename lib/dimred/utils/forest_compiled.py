@@ -79,6 +79,13 @@ def _rand_int(state, high):
 
 
 @njit(cache=True)
+def _tied(column, low, high):
+    """Whether rank ``high``'s value is within ``1e-7`` of rank ``low``'s, in float32
+    (``next_p``'s tie and ``node_split_best``'s constant feature)."""
+    return column[high] <= column[low] + TIE
+
+
+@njit(cache=True)
 def _children_gini(totals, left, left_weight, right_weight):
     """``Gini.children_impurity``: the Gini index of the left counts and of the rest
     (``Gini.node_impurity`` when ``left`` is ``totals``)."""
@@ -133,7 +140,7 @@ def _best_cut(column, k, groups, counts, totals, weight, left, best, best_left):
         for c in range(totals.size):
             left[c] += counts[g - 1, c]
             left_weight += counts[g - 1, c]
-        if column[groups[g]] <= column[groups[g - 1]] + TIE:
+        if _tied(column, groups[g - 1], groups[g]):
             continue
         right_weight = weight - left_weight
         gini_left, gini_right = _children_gini(totals, left, left_weight, right_weight)
@@ -170,7 +177,7 @@ def _node_split(samples, start, end, totals, weight, n_known, draws, data, work)
         f = features[f_j]
         k = _value_groups(samples, start, end, ranks[f], y, weights, bins, present, groups, counts)
         column = values[f]
-        if column[groups[k - 1]] <= column[groups[0]] + TIE:
+        if _tied(column, groups[0], groups[k - 1]):
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
             n_total += 1
@@ -224,20 +231,21 @@ def _grow_tree(X, data, n_classes, weights, seed, max_features, X_test, proba):
     )
     tree_data = (values, data[1], y, weights.astype(np.int64))
     # the stack: (start, end, test start, test end, known constants), and the node's
-    # impurity, weight and class counts (the parent's split computed them)
+    # impurity and class counts (the parent's split computed them; their sum is its weight)
     stack = np.zeros((m + 1, 5), dtype=np.int64)
-    impurities, node_weights = np.zeros(m + 1), np.zeros(m + 1)
-    totals, node_totals = np.zeros((m + 1, n_classes)), np.zeros(n_classes)
+    impurities, totals = np.zeros(m + 1), np.zeros((m + 1, n_classes))
+    node_totals, right_totals = np.zeros(n_classes), np.zeros(n_classes)
     for p in range(m):
         totals[0, y[samples[p]]] += weights[samples[p]]
-        node_weights[0] += weights[samples[p]]
     stack[0, 1], stack[0, 3] = m, tests.size
     top, first = 1, True
     while top > 0:
         top -= 1
         start, end, test_start, test_end, n_known = stack[top]
-        impurity, weight = impurities[top], node_weights[top]
-        node_totals[:] = totals[top]
+        impurity, weight = impurities[top], 0.0
+        for c in range(n_classes):
+            node_totals[c] = totals[top, c]
+            weight += node_totals[c]
         if first:
             impurity = _children_gini(node_totals, node_totals, weight, weight)[0]
             first = False
@@ -265,16 +273,24 @@ def _grow_tree(X, data, n_classes, weights, seed, max_features, X_test, proba):
             continue
         middle = _partition(samples, start, end, X, feature, threshold)
         test_middle = _partition(tests, test_start, test_end, X_test, feature, threshold)
-        stack[top, 0], stack[top, 2], stack[top, 4] = middle, test_middle, n_known
-        stack[top, 1], stack[top, 3] = end, test_end
-        impurities[top], node_weights[top] = impurity_right, right_weight
-        stack[top + 1, 0], stack[top + 1, 1] = start, middle
-        stack[top + 1, 2], stack[top + 1, 3], stack[top + 1, 4] = test_start, test_middle, n_known
-        impurities[top + 1], node_weights[top + 1] = impurity_left, left_weight
         for c in range(n_classes):
-            totals[top, c] = node_totals[c] - best_left[c]
-            totals[top + 1, c] = best_left[c]
+            right_totals[c] = node_totals[c] - best_left[c]
+        node = (middle, end, test_middle, test_end, n_known)
+        _push(stack, impurities, totals, top, node, impurity_right, right_totals)
+        node = (start, middle, test_start, test_middle, n_known)
+        _push(stack, impurities, totals, top + 1, node, impurity_left, best_left)
         top += 2
+
+
+@njit(cache=True)
+def _push(stack, impurities, totals, top, node, impurity, counts):
+    """Put a node (start, end, test start, test end, known constants), its impurity and
+    its class counts at position ``top`` of :func:`_grow_tree`'s stack."""
+    for j in range(5):
+        stack[top, j] = node[j]
+    impurities[top] = impurity
+    for c in range(counts.size):
+        totals[top, c] = counts[c]
 
 
 @njit(cache=True)
