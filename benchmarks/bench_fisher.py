@@ -20,8 +20,8 @@ process, on ``n_exact`` points where the reference is feasible:
 
 and on ``n_large`` points (the paper's 2,000 USPS digits) the time of the fast
 distances and of the whole Fisher t-SNE against plain t-SNE, with their 1-NN errors,
-and the fast distances' path sums in blocks of ``_PATH_BLOCK`` floats against blocks of
-``_BLOCK`` (the earlier size), with the same graph bit for bit.
+and the fast distances' path sums compiled (:mod:`dimred.manifold.fisher_compiled`, the
+default) against NumPy's passes (``_block_lengths``), with the same graph bit for bit.
 The exact reference is also timed on smaller sets; its fitted growth exponent
 predicts what the dense construction would cost on ``n_large`` points.
 Written to ``figures/relevance_learning/benchmark_fisher.{csv,md}`` (``--output``),
@@ -30,6 +30,7 @@ with the README's findings on it (``findings.csv`` beside, produced by ``make be
 
 import argparse
 import time
+from functools import partial
 from pathlib import Path
 from unittest import mock
 
@@ -135,31 +136,33 @@ def exact_rows(X, y):
     ]  # fmt: skip
 
 
-def block_rows(X, y):
-    """The Fisher neighbour graph with the path sums in blocks of ``_PATH_BLOCK`` floats
-    (cache-sized) against blocks of ``_BLOCK``, ``REPEATS`` timings each, interleaved."""
+def engine_rows(X, y):
+    """The Fisher neighbour graph with the path sums of :mod:`dimred.manifold.fisher_compiled`
+    (the default) against NumPy's passes (``_block_lengths`` on blocks of
+    ``_PATH_BLOCK`` floats), ``REPEATS`` timings each, interleaved."""
     n = y.size
     k = min(n - 1, int(3 * PERPLEXITY + 1))
     sigma = parzen_width(X, y)
-    default = fisher_metric._PATH_BLOCK
-    times = {default: [], fisher_metric._BLOCK: []}
-    graphs = {}
+    engines = {
+        "compiled": fisher_metric._path_lengths,
+        "numpy": partial(fisher_metric._path_lengths, compiled=False),
+    }
+    times, graphs = {engine: [] for engine in engines}, {}
     for _ in range(REPEATS):
-        for size in times:
-            with mock.patch.object(fisher_metric, "_PATH_BLOCK", size):
-                seconds, graphs[size] = timed(fisher_neighbors, X, y, k, sigma=sigma)
-            times[size].append(seconds)
-    ours, baseline = (np.median(times[size]) for size in times)
+        for engine, path_lengths in engines.items():
+            with mock.patch.object(fisher_metric, "_path_lengths", path_lengths):
+                seconds, graphs[engine] = timed(fisher_neighbors, X, y, k, sigma=sigma)
+            times[engine].append(seconds)
+    ours, baseline = (np.median(times[engine]) for engine in times)
     ratios = [b / o for o, b in zip(*times.values(), strict=True)]
-    ours_graph, baseline_graph = graphs.values()
     same = all(
-        np.array_equal(getattr(ours_graph, part), getattr(baseline_graph, part))
+        np.array_equal(getattr(graphs["compiled"], part), getattr(graphs["numpy"], part))
         for part in ("data", "indices", "indptr")
     )
     return [
-        {"benchmark": f"Fisher {k}-NN graph: path sums in blocks of {default:,} vs "
-         f"{fisher_metric._BLOCK:,} floats", "n": n, "ours_s": ours, "baseline_s": baseline,
-         "speed_ratio": baseline / ours, "speed_ratios": " ".join(f"{r:.2f}" for r in ratios),
+        {"benchmark": f"Fisher {k}-NN graph: compiled path sums vs NumPy's", "n": n,
+         "ours_s": ours, "baseline_s": baseline, "speed_ratio": baseline / ours,
+         "speed_ratios": " ".join(f"{r:.2f}" for r in ratios),
          "max_rel_difference": 0.0 if same else np.nan},
     ]  # fmt: skip
 
@@ -213,7 +216,7 @@ def main(argv=None):
     growth = (30, 45, 60) if args.quick else (100, 150, 200, 300)
     load = usps if args.usps else synthetic
     rows = [*exact_rows(*load(n_exact)), *large_rows(*load(n_large), args.n_jobs)]
-    rows += block_rows(*load(n_large))
+    rows += engine_rows(*load(n_large))
     rows += dense_growth(load, growth, n_large)
     report = pd.DataFrame(rows).round({"ours_s": 3, "baseline_s": 3, "speed_ratio": 1})
     label = "real (USPS, 9,298 images)" if args.usps else "synthetic (USPS-like)"
@@ -245,7 +248,7 @@ def findings(report, label):
             spread=f"min-max over {REPEATS} timings of the fast path (one of the reference)",
             note="timings depend on the machine and its load",
         ),
-        block_finding(report, label),
+        engine_finding(report, label),
         finding_row(
             "fisher_tsne_time",
             "Fisher t-SNE at the paper's size",
@@ -264,20 +267,20 @@ def findings(report, label):
     ]
 
 
-def block_finding(report, label):
-    """The finding ``fisher_block_speed``: cache-sized blocks of path sums."""
-    row = report[report["benchmark"].str.contains("path sums in blocks")].iloc[0]
+def engine_finding(report, label):
+    """The finding ``fisher_compiled_speed``: the compiled path sums against NumPy's."""
+    row = report[report["benchmark"].str.contains("compiled path sums")].iloc[0]
     ratios = [float(r) for r in row["speed_ratios"].split()]
     identical = row["max_rel_difference"] == 0
     return finding_row(
-        "fisher_block_speed",
-        "Fisher path sums in cache-sized blocks",
+        "fisher_compiled_speed",
+        "Fisher path sums compiled",
         f"The Fisher neighbour graph of {int(row['n']):,} USPS-sized points is "
-        f"{format_spread(ratios, 2, unit='×', what='timings')} faster with the path sums in "
-        f"blocks of {fisher_metric._PATH_BLOCK:,} floats than of {fisher_metric._BLOCK:,}, "
+        f"{format_spread(ratios, 2, unit='×', what='timings')} faster with the path sums "
+        "compiled (`dimred.manifold.fisher_compiled`) than in NumPy's passes, "
         f"{'the same graph bit for bit' if identical else 'WITH A DIFFERENT GRAPH'} "
         "(`make bench`, `benchmark_fisher.md`).",
-        "time with blocks of _BLOCK / time with blocks of _PATH_BLOCK, per timing",
+        "time with NumPy's passes / time with the compiled ones, per timing",
         ratios,
         data=label,
         spread=f"min-max over {REPEATS} interleaved timings of each",

@@ -9,6 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dimred.manifold import (
     FisherTSNE,
+    fisher_compiled,
     fisher_distances,
     fisher_information,
     fisher_metric,
@@ -214,7 +215,9 @@ def test_path_lengths_do_not_depend_on_the_block_size(monkeypatch, n_steps):
     def lengths(pairs_per_block):
         floats = pairs_per_block * fractions.size * y.size
         monkeypatch.setattr(fisher_metric, "_PATH_BLOCK", floats)
-        return fisher_metric._path_lengths(squared, y, 3, 0.7, fractions, rows, cols, None)
+        return fisher_metric._path_lengths(
+            squared, y, 3, 0.7, fractions, rows, cols, None, compiled=False
+        )
 
     whole = lengths(rows.size)
     for pairs_per_block in (1, 2, 3):
@@ -226,6 +229,53 @@ def test_path_lengths_do_not_depend_on_the_block_size(monkeypatch, n_steps):
     for pair in range(7):
         column = fisher_metric._mean_over_steps(values[:, pair : pair + 1])
         assert column.tobytes() == mean[pair : pair + 1].tobytes()
+
+
+def _pairs_case(sizes, seed):
+    """Points of classes of the given sizes, their squared distances and some pairs
+    (each point with itself among them)."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(len(sizes)), sizes)
+    X = rng.normal(size=(len(sizes), 5))[y] + 0.8 * rng.normal(size=(y.size, 5))
+    rows = np.concatenate([rng.integers(0, y.size, 40), [0, 1]])
+    cols = np.concatenate([rng.integers(0, y.size, 40), [0, 1]])
+    return fisher_metric.squared_distance_matrix(X), y, rows, cols
+
+
+@pytest.mark.parametrize(
+    ("sizes", "n_steps", "rule"),
+    [((20, 25), 10, "midpoint"), ((1, 30, 17), 4, "left"), ((300, 40), 1, "midpoint"),
+     ((12,) * 10, 10, "midpoint"), ((7, 249, 130), 3, "left")],
+)  # fmt: skip
+def test_compiled_path_lengths_are_numpys(monkeypatch, sizes, n_steps, rule):
+    """:mod:`~dimred.manifold.fisher_compiled` gives the lengths of
+    ``_block_lengths`` bit for bit: 2, 3 and 10 classes, a class of one point, classes
+    whose sums NumPy splits into two blocks (130) and more (249, 300: the unfused
+    sums), one to ten path points, both rules, zero-length paths; in chunks of one
+    pair, in tasks of five pairs on two threads, and all at once."""
+    squared, y, rows, cols = _pairs_case(sizes, len(sizes))
+    fractions = fisher_metric.path_fractions(n_steps, rule)
+    args = (squared, y, len(sizes), 0.9, fractions, rows, cols)
+    numpy_ = fisher_metric._path_lengths(*args, None, compiled=False)
+    assert fisher_metric._path_lengths(*args, None).tobytes() == numpy_.tobytes()
+    monkeypatch.setattr(fisher_compiled, "CHUNK_FLOATS", 1)
+    monkeypatch.setattr(fisher_metric, "_COMPILED_PAIRS", 5)
+    assert fisher_metric._path_lengths(*args, 2).tobytes() == numpy_.tobytes()
+
+
+def test_compiled_path_lengths_take_numpys_exp(monkeypatch):
+    """The compiled path lengths take ``exp`` from NumPy, so they give NumPy's bits
+    whichever version NumPy dispatches (its own on CPUs with AVX-512F): with NumPy's
+    ``exp`` replaced by one that differs in the last bit, as another CPU's would, both
+    paths change and stay equal bit for bit."""
+    squared, y, rows, cols = _pairs_case((20, 25, 9), 1)
+    args = (squared, y, 3, 0.9, fisher_metric.path_fractions(10, "midpoint"), rows, cols, None)
+    plain = fisher_metric._path_lengths(*args)
+    exp = np.exp
+    monkeypatch.setattr(np, "exp", lambda x, out=None: np.nextafter(exp(x, out=out), 0, out=out))
+    ours = fisher_metric._path_lengths(*args)
+    assert ours.tobytes() == fisher_metric._path_lengths(*args, compiled=False).tobytes()
+    assert not np.array_equal(ours, plain)  # the values moved
 
 
 def test_validation_errors():

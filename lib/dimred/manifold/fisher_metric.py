@@ -57,10 +57,14 @@ Parzen scores over all ``N`` points in input coordinates, ``O(N^2 T N d)``.
 the same sums over all ``N`` points but two shortcuts, documented there: the
 path points' Parzen weights from the ``N x N`` squared Euclidean distances
 (``O(N)`` instead of ``O(N d)`` per path point, no score vectors) and Fisher
-distances for Euclidean candidate pairs only.
+distances for Euclidean candidate pairs only. Its path sums run compiled
+(:mod:`dimred.manifold.fisher_compiled`: two passes per chunk of pairs with NumPy's
+``exp`` between them), with the values of the NumPy passes (``_block_lengths``) bit for
+bit; ``make bench`` times both.
 """
 
 import numbers
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -71,6 +75,7 @@ from sklearn.utils.validation import check_array, check_consistent_length
 
 from ..utils.graphs import knn_distances
 from ..utils.labels import check_classes
+from . import fisher_compiled
 
 __all__ = [
     "PARZEN_WIDTH_FACTORS",
@@ -99,6 +104,9 @@ _BLOCK = 2**21
 #: size changes no value (``tests/test_fisher_tsne.py``; ``make bench`` times it
 #: against :data:`_BLOCK`).
 _PATH_BLOCK = 2**18
+#: Pairs per task of the compiled path lengths (``_path_lengths``), which chunk them
+#: themselves (:data:`~dimred.manifold.fisher_compiled.CHUNK_FLOATS`).
+_COMPILED_PAIRS = 2**12
 
 
 # ----------------------------------------------------------------------------- Parzen model
@@ -504,22 +512,32 @@ def _candidate_pairs(X, codes, n_candidates, symmetric):
     return keys // n, keys % n
 
 
-def _path_lengths(squared, codes, n_classes, sigma, fractions, rows, cols, n_jobs):
+def _path_lengths(squared, codes, n_classes, sigma, fractions, rows, cols, n_jobs, compiled=True):
     """``d_T`` of the pairs ``rows[k] -> cols[k]`` from squared distances (shortcut 1).
 
     ``squared`` holds the squared distances from every point (rows) to the
     Parzen points (columns, of classes ``codes``). The Parzen points are taken
     in class order, so that each class's sums are over a contiguous run of
-    columns.
+    columns. ``compiled``: the arithmetic of :func:`_block_lengths` in two compiled
+    passes per chunk of pairs (:mod:`dimred.manifold.fisher_compiled`, the same
+    values), else :func:`_block_lengths` itself on blocks of :data:`_PATH_BLOCK`
+    floats. Blocks of pairs run on ``n_jobs`` threads.
     """
     order = np.argsort(codes, kind="stable")
-    by_class = squared[:, order]
+    by_class = np.ascontiguousarray(squared[:, order])  # a pair's rows are read whole
     starts = np.searchsorted(codes[order], np.arange(n_classes))
-    step = max(1, _PATH_BLOCK // (fractions.size * squared.shape[0]))
+    if compiled:
+        step = _COMPILED_PAIRS
+        task = partial(fisher_compiled.path_lengths, by_class, starts, sigma, fractions)
+    else:
+        step = max(1, _PATH_BLOCK // (fractions.size * squared.shape[0]))
+
+        def task(rows, cols):
+            return _block_lengths(by_class[rows], by_class[cols], starts, sigma, fractions)
+
     blocks = [slice(start, start + step) for start in range(0, rows.size, step)]
     parts = Parallel(n_jobs=n_jobs, prefer="threads")(
-        delayed(_block_lengths)(by_class[rows[b]], by_class[cols[b]], starts, sigma, fractions)
-        for b in blocks
+        delayed(task)(rows[b], cols[b]) for b in blocks
     )
     return np.concatenate(parts) if parts else np.empty(0)
 

@@ -24,6 +24,10 @@ builder, step for step:
   exists or the improvement plus ``eps`` is negative (``DepthFirstTreeBuilder``, left
   child first); a leaf's value is its class counts over its weight.
 
+The helpers are inlined into :func:`grow_forest` (numba's ``inline="always"``): as
+calls, the per-node and per-value ones spent a measurable share of the time passing
+their arrays.
+
 The test rows are sent down with the training samples while the tree grows, and each
 tree's leaf values are added to their sums in tree order, as the forest's
 ``predict_proba`` adds its trees' predictions. ``tests/test_forest.py`` compares the
@@ -65,7 +69,7 @@ def rank_values(X):
     return values, np.array([inverse for _, inverse in columns], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rand_int(state, high):
     """``rand_int(0, high)`` of scikit-learn's splitter, advancing ``state[0]``."""
     s = state[0]
@@ -78,14 +82,14 @@ def _rand_int(state, high):
     return (s % 2147483648) % high
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tied(column, low, high):
     """Whether rank ``high``'s value is within ``1e-7`` of rank ``low``'s, in float32
     (``next_p``'s tie and ``node_split_best``'s constant feature)."""
     return column[high] <= column[low] + TIE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _children_gini(totals, left, left_weight, right_weight):
     """``Gini.children_impurity``: the Gini index of the left counts and of the rest
     (``Gini.node_impurity`` when ``left`` is ``totals``)."""
@@ -99,7 +103,7 @@ def _children_gini(totals, left, left_weight, right_weight):
     return gini_left / 1.0, gini_right / 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _value_groups(samples, start, end, rank, y, weights, bins, present, groups, counts):
     """Distinct ranks of one feature in ``samples[start:end]``, ascending, with their
     weighted class counts: ``groups[:k]`` and ``counts[:k]``; returns ``k``.
@@ -128,7 +132,7 @@ def _value_groups(samples, start, end, rank, y, weights, bins, present, groups, 
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_cut(column, k, groups, counts, totals, weight, left, best, best_left):
     """The best split of one feature's groups (``node_split_best``'s scan): updates
     ``best`` (proxy, threshold, left weight) and ``best_left`` where it beats ``best[0]``;
@@ -155,7 +159,7 @@ def _best_cut(column, k, groups, counts, totals, weight, left, best, best_left):
     return improved
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _node_split(samples, start, end, totals, weight, n_known, draws, data, work):
     """``node_split_best`` on one node: the best feature (``-1`` when no split exists),
     its threshold and left weight (``best_left``: its class counts), and the number of
@@ -191,7 +195,7 @@ def _node_split(samples, start, end, totals, weight, n_known, draws, data, work)
     return best_feature, best[1], best[2], n_total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _partition(rows, start, end, X, feature, threshold):
     """Rows of ``rows[start:end]`` with ``X[row, feature] <= threshold`` first; returns
     where the others begin."""
@@ -282,7 +286,7 @@ def _grow_tree(X, data, n_classes, weights, seed, max_features, X_test, proba):
         top += 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push(stack, impurities, totals, top, node, impurity, counts):
     """Put a node (start, end, test start, test end, known constants), its impurity and
     its class counts at position ``top`` of :func:`_grow_tree`'s stack."""
