@@ -98,11 +98,11 @@ PARZEN_WIDTH_FACTORS = 2.0 ** np.arange(-4.0, 2.25, 0.5)
 RULES = ("midpoint", "left")
 #: Floats per working block (path points times data points).
 _BLOCK = 2**21
-#: Floats per block of :func:`fisher_neighbors`' path sums (path points times pairs
-#: times Parzen points): small enough for the block's arrays to stay in the CPU's
-#: cache. Each pair's length is computed on its own row of the block, so the block
-#: size changes no value (``tests/test_fisher_tsne.py``; ``make bench`` times it
-#: against :data:`_BLOCK`).
+#: Floats per block of the NumPy passes of :func:`fisher_neighbors`' path sums
+#: (``_path_lengths(..., compiled=False)``; path points times pairs times Parzen
+#: points): small enough for the block's arrays to stay in the CPU's cache. Each pair's
+#: length is computed on its own row of the block, so the block size changes no value
+#: (``tests/test_fisher_tsne.py``).
 _PATH_BLOCK = 2**18
 #: Pairs per task of the compiled path lengths (``_path_lengths``), which chunk them
 #: themselves (:data:`~dimred.manifold.fisher_compiled.CHUNK_FLOATS`).
