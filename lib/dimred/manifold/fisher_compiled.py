@@ -91,8 +91,9 @@ def _class_sums(weights, slope, starts, ends, sums, scratch):
     ``np.add.reduceat`` segments of ``weights`` and of ``weights * slope``, the
     segment's first term plus NumPy's pairwise sum of the others, both in one pass
     where a segment takes at most two of the sum's blocks. ``scratch``: a longer
-    segment's products and the stack of :func:`~dimred.utils.numpy_order.pairwise_sum_in`."""
-    products, ranges, partial = scratch
+    segment's products, the classes' terms (unused here) and the stack of
+    :func:`~dimred.utils.numpy_order.pairwise_sum_in`."""
+    products, _, ranges, partial = scratch
     for c in range(starts.size):
         first, stop = starts[c], ends[c]
         if pairwise_halvings(first + 1, stop) <= 1:
@@ -107,9 +108,11 @@ def _class_sums(weights, slope, starts, ends, sums, scratch):
 
 
 @njit(cache=True, inline="always")
-def _step_length(sums, terms, ranges, partial):
+def _step_length(sums, scratch):
     """``sqrt(sum_c p_c (E_c - E)^2)`` of one path point from the classes' Parzen
-    masses and moments (``sums``), as ``_block_lengths`` forms it."""
+    masses and moments (``sums``), as ``_block_lengths`` forms it (``scratch`` as
+    :func:`_class_sums`')."""
+    _, terms, ranges, partial = scratch
     mass, moment = sums[0], sums[1]
     n_classes = mass.size
     total = pairwise_sum_in(mass, 0, n_classes, ranges, partial)
@@ -127,14 +130,13 @@ def _chunk_lengths(weights, slopes, starts, lengths):
     ``weights[q, t]`` (the exponentiated logits) and slopes."""
     n_classes, steps = starts.size, weights.shape[1]
     ends = np.append(starts[1:], weights.shape[2])
-    sums, terms = np.empty((2, n_classes)), np.empty(n_classes)
-    ranges, partial = pairwise_scratch()
-    scratch = (np.empty(weights.shape[2]), ranges, partial)
+    sums = np.empty((2, n_classes))
+    scratch = (np.empty(weights.shape[2]), np.empty(n_classes), *pairwise_scratch())
     for q in range(lengths.size):
         total = 0.0
         for t in range(steps):
             _class_sums(weights[q, t], slopes[q], starts, ends, sums, scratch)
-            value = _step_length(sums, terms, ranges, partial)
+            value = _step_length(sums, scratch)
             total = value if t == 0 else total + value
         lengths[q] = total / steps
 
