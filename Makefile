@@ -65,9 +65,10 @@ env: $(ENV_STAMP) ## Create .venv from pyproject.toml (skipped inside an active 
 data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then canonical URLs)
 	$(PYTHON) -m dimred.datasets fetch
 
-figures: $(DONE) ## Rebuild every figure and table and each executed notebook, then figures/REPRODUCTION.md
+figures: $(DONE) ## Rebuild every figure and table and each executed notebook, then figures/REPRODUCTION.md and the run history
 	$(PYTHON) -m dimred.compendium.notebooks publish --build $(OUT)/build --figures $(OUT)/figures
 	$(PYTHON) -m dimred.compendium.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
+	$(if $(filter 1,$(QUICK)),,$(PYTHON) -m dimred.compendium.run_history --figures $(OUT)/figures)
 
 metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
 bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only
