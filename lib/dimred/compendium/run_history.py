@@ -23,7 +23,6 @@ does.
 """
 
 import argparse
-import shutil
 import subprocess
 import tempfile
 from datetime import UTC, datetime
@@ -32,7 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths
+from . import depends, paths
 from .ledger import run_parameters, summarise
 from .reporting import COST_DATA, TARGET_FIGURES_MINUTES, _refresh_block, readme_path
 
@@ -126,7 +125,8 @@ def full_runs(root=None, papers=None):
     root : Path, optional
         A git checkout of the compendium; default :data:`~.paths.ROOT`.
     papers : sequence of str, optional
-        The papers a full run runs; default every paper of ``dimred.experiments``.
+        The papers a full run runs; default every paper of ``dimred.experiments`` (read
+        from its source, :func:`~.depends.papers`).
 
     Returns
     -------
@@ -136,7 +136,7 @@ def full_runs(root=None, papers=None):
         the data label of ``cost.csv``.
     """
     root = Path(root or paths.ROOT)
-    papers = list(papers or _papers())
+    papers = list(papers or depends.papers(root))
     rows = []
     for commit, date in _ledger_commits(root, papers):
         ledgers = {p: _committed(root, commit, _ledger(p)) for p in papers}
@@ -149,12 +149,6 @@ def full_runs(root=None, papers=None):
 def read_history(path):
     """``cost_history.csv`` as written (a run's commit kept as text, never a number)."""
     return pd.read_csv(path, dtype={"run": str})
-
-
-def _papers():
-    from ..experiments import PAPERS
-
-    return PAPERS
 
 
 def render_history(history, target_minutes=TARGET_FIGURES_MINUTES):
@@ -239,10 +233,7 @@ def main(argv=None):
     parser.add_argument("--figures", type=Path, default=None, help="figures folder")
     parser.add_argument("--readme", type=Path, default=None, help="README to refresh")
     args = parser.parse_args(argv)
-    if shutil.which("git") is None:
-        print("git not found: the run history is left as it is")
-        return
-    print(write_history(args.figures, args.readme) or "no git history: left as it is")
+    print(write_history(args.figures, args.readme) or "no git or no history: left as it is")
 
 
 if __name__ == "__main__":
