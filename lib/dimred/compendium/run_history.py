@@ -176,11 +176,14 @@ def render_history(history, target_minutes=TARGET_FIGURES_MINUTES):
     table["CPU (min)"] = history.groupby("run")["cpu_min"].sum().loc[runs.index].round(1)
     table.insert(0, "date", runs["date"].str[:16].str.replace("T", " "))
     table.columns.name = None
-    return f"{table.to_markdown()}\n\n{_history_text(table, runs, target_minutes)}"
+    text = _history_text(table[wall.columns], table["all (min)"], runs, target_minutes)
+    return f"{table.to_markdown()}\n\n{text}"
 
 
-def _history_text(table, runs, target_minutes):
-    totals = table["all (min)"]
+def _history_text(papers, totals, runs, target_minutes):
+    """The sentence under the table: runs within the target, the machine, and the move
+    from the run before to the last of the sum (``totals``) and of each paper's minutes
+    (``papers``), as the table shows them."""
     within = int((totals <= target_minutes).sum())
     machines = runs["machine"].unique()
     measured = (
@@ -196,7 +199,7 @@ def _history_text(table, runs, target_minutes):
     )
     if len(totals) < 2:
         return text
-    moved = table.iloc[-1, 1:-2] - table.iloc[-2, 1:-2]
+    moved = papers.iloc[-1] - papers.iloc[-2]
     return (
         f"{text} From the run before to the last, the sum moved by "
         f"{totals.iloc[-1] - totals.iloc[-2]:+.1f} min ({totals.iloc[-2]:.1f} to "
