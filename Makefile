@@ -11,7 +11,8 @@ else
 PYTHON ?= .venv/bin/python
 ENV_STAMP := .venv/.installed
 endif
-# Interpreter the .venv is made from: pyproject.toml requires Python 3.11.
+# Interpreter the .venv is made from: the exact environment is Python 3.11 (the library
+# itself, pyproject.toml, needs 3.11 or newer).
 BOOT_PYTHON ?= $(shell command -v python3.11 || command -v python3)
 
 # Raw data: a local mirror is tried before the network (hashes are checked either way).
@@ -34,31 +35,56 @@ endif
 PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
 # Every paper of the compendium: notebooks/<paper>.ipynb, data/published/<paper>/,
-# figures/<paper>/ and lib/dimred/experiments/<paper>/ (CONTRIBUTING.md: adding a paper).
-PAPERS := metrical_importance bvp orml relevance_learning awa2_dr_survey cross_paper
+# figures/<paper>/ and lib/papers/<paper>/ (CONTRIBUTING.md: adding a paper). The one list
+# of papers is data/papers.toml: its [papers.<paper>] tables, in build order.
+PAPERS := $(shell sed -n 's/^\[papers\.\([a-z0-9_]*\)\]$$/\1/p' data/papers.toml)
+# The compendium's own packages (lib/papers, lib/compendium) run from the checkout: the
+# library dimred is installed, lib/ is put on the path of every command and kernel.
+export PYTHONPATH := $(abspath lib)$(if $(PYTHONPATH),:$(PYTHONPATH))
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
 DONE := $(foreach p,$(PAPERS),$(STAMPS)/$(p).done)
 
-.PHONY: help figures $(PAPERS) data test bench book lab lint sync clean env FORCE
+.PHONY: help figures $(PAPERS) data test test-fast bench book lab lint sync clean env FORCE
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_ -]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{printf "  \033[36m%-22s\033[0m %s\n", $$1, $$2}'
+	@echo "  One paper: make <paper>, for <paper> in: $(PAPERS)"
 	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n,"
 	@echo "    DASK_SCHEDULER=tcp://host:8786 (the sweeps on a dask cluster, same tables)"
 	@echo "  Data: DIMRED_DATA_MIRROR=folder (default ../shared/data), DIMRED_DATA_CACHE=folder"
 	@echo "    (default data/raw); python -m dimred.datasets list|add DATASET PATH (files you have);"
 	@echo "    DIMRED_TRACEBACK=1 prints a failed notebook's traceback"
 
-env: $(ENV_STAMP) ## Create .venv from pyproject.toml (skipped inside an active environment)
+# The exact environment: the pins of every package pyproject.toml names (core and extras),
+# which `make env` installs from; environment.yml (Binder) lists the same pins.
+CONSTRAINTS := requirements/constraints.txt
+# torch's CPU build comes from this extra index (pip's CPU wheels, the only index asked for
+# torch besides pip's own); PyPI's Linux wheel of torch is a CUDA build of several GB.
+# TORCH_INDEX= (empty): torch from pip's configured indexes only (a local CPU wheel, a
+# mirror). When the index does not answer within 10 s (no internet but a PyPI mirror, as on
+# the project's CI machines, whose pip finds a local CPU wheel), make env says so and uses
+# pip's configured indexes as with TORCH_INDEX= .
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.venv/.installed: pyproject.toml
+env: $(ENV_STAMP) ## Create .venv: the library (editable) with every extra at the pins of requirements/constraints.txt, torch's CPU build (TORCH_INDEX=url overrides); skipped inside an active environment
+
+# The venv's dimred-compendium.pth puts lib/ on the path, so that papers and compendium
+# import from .venv/bin/python outside make too (only dimred is installed).
+.venv/.installed: pyproject.toml $(CONSTRAINTS)
 	@$(BOOT_PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || \
 		{ echo "Python 3.11 is required to create .venv (found $(BOOT_PYTHON))"; exit 1; }
 	$(BOOT_PYTHON) -m venv .venv
 	.venv/bin/python -m pip install --quiet --upgrade pip
-	.venv/bin/python -m pip install --quiet -e '.[test]'
+	@index='$(TORCH_INDEX)'; \
+	if [ -n "$$index" ] && ! .venv/bin/python -c 'import sys, urllib.request; \
+			urllib.request.urlopen(sys.argv[1], timeout=10)' "$$index/torch/" 2> /dev/null; then \
+		echo "make env: $$index does not answer; torch from pip's configured indexes"; index=; fi; \
+	echo ".venv/bin/python -m pip install --quiet -c $(CONSTRAINTS)$${index:+ --extra-index-url $$index} torch"; \
+	.venv/bin/python -m pip install --quiet -c $(CONSTRAINTS) $${index:+--extra-index-url "$$index"} torch
+	.venv/bin/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[compendium,autoencoder,book,test]'
+	echo '$(abspath lib)' > "$$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/dimred-compendium.pth"
 	.venv/bin/python -m ipykernel install --sys-prefix --name python3 > /dev/null
 	touch $@
 
@@ -66,16 +92,12 @@ data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then can
 	$(PYTHON) -m dimred.datasets fetch
 
 figures: $(DONE) ## Rebuild every figure and table and each executed notebook, then figures/REPRODUCTION.md and the run history
-	$(PYTHON) -m dimred.compendium.notebooks publish --build $(OUT)/build --figures $(OUT)/figures
-	$(PYTHON) -m dimred.compendium.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
-	$(if $(filter 1,$(QUICK)),,$(PYTHON) -m dimred.compendium.run_history --figures $(OUT)/figures)
+	$(PYTHON) -m compendium.notebooks publish --build $(OUT)/build --figures $(OUT)/figures
+	$(PYTHON) -m compendium.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
+	$(if $(filter 1,$(QUICK)),,$(PYTHON) -m compendium.run_history --figures $(OUT)/figures)
 
-metrical_importance: $(STAMPS)/metrical_importance.done ## Metrical importance paper only
-bvp: $(STAMPS)/bvp.done ## Best-View Projection paper only
-orml: $(STAMPS)/orml.done ## Ordinal regression via manifold learning paper only
-relevance_learning: $(STAMPS)/relevance_learning.done ## Relevance learning for DR paper only
-awa2_dr_survey: $(STAMPS)/awa2_dr_survey.done ## AwA2 dimensionality-reduction survey only
-cross_paper: $(STAMPS)/cross_paper.done ## Cross-paper benchmark: ordinal league table, maps scored by R_NX, relevance against importance
+# `make <paper>`: one paper only (every [papers.<paper>] of data/papers.toml).
+$(PAPERS): %: $(STAMPS)/%.done
 
 # The parameters a paper was last built with; rewritten only when they change.
 .PRECIOUS: $(STAMPS)/%.params
@@ -88,10 +110,10 @@ $(STAMPS)/%.params: FORCE
 # reruns nothing (`make figures` republishes the executed notebook with the new prose).
 .PRECIOUS: $(STAMPS)/%.code
 $(STAMPS)/%.code: FORCE | $(ENV_STAMP)
-	@$(PYTHON) lib/dimred/compendium/cells.py notebooks/$*.ipynb $@
+	@$(PYTHON) lib/compendium/cells.py notebooks/$*.ipynb $@
 
 # The files of lib/ a paper's run depends on, found by a static import analysis of its
-# notebook and the runner (lib/dimred/compendium/depends.py: the modules whose names it
+# notebook and the runner (lib/compendium/depends.py: the modules whose names it
 # uses, not every module of lib/), with their sha256; rewritten only when one of them
 # changes, so editing a module reruns only the papers that use it. One run of depends.py
 # refreshes every paper's stamp (each module parsed once); the empty recipe of %.lib makes
@@ -99,21 +121,26 @@ $(STAMPS)/%.code: FORCE | $(ENV_STAMP)
 .PRECIOUS: $(STAMPS)/%.lib
 $(STAMPS)/%.lib: $(STAMPS)/lib-refreshed ;
 $(STAMPS)/lib-refreshed: FORCE | $(ENV_STAMP)
-	@$(PYTHON) lib/dimred/compendium/depends.py --stamps $(STAMPS)
+	@$(PYTHON) lib/compendium/depends.py --stamps $(STAMPS)
 
-# A paper reruns when its notebook's code, the lib/ files it uses, its published numbers, the
-# data registry, pyproject.toml or its parameters changed. Each notebook fetches (and
-# verifies) the data it reads; a run that succeeds is published to
+# A paper reruns when its notebook's code, the lib/ files it uses, its published numbers,
+# the data registry, pyproject.toml, the pinned versions or its parameters changed. Each
+# notebook fetches (and verifies) the data it reads; a run that succeeds is published to
 # figures/<paper>/<paper>.ipynb (outputs kept, no machine paths).
 .SECONDEXPANSION:
-$(STAMPS)/%.done: $(STAMPS)/%.code $(STAMPS)/%.lib pyproject.toml data/registry.toml \
+$(STAMPS)/%.done: $(STAMPS)/%.code $(STAMPS)/%.lib pyproject.toml $(CONSTRAINTS) data/registry.toml \
 		$$(wildcard data/published/$$*/*) $(STAMPS)/%.params | $(ENV_STAMP)
-	$(PYTHON) -m dimred.compendium.notebooks $* $(OUT)/figures/$* \
+	$(PYTHON) -m compendium.notebooks $* $(OUT)/figures/$* \
 		--executed $(OUT)/build/$*.ipynb $(PM_PARAMS) $(PM_PARAMS_$*)
 	touch $@
 
-test: $(ENV_STAMP) ## Run the test suite (unit tests + every notebook in quick mode)
+test: $(ENV_STAMP) ## Run the whole test suite (what CI runs: unit tests + every notebook in quick mode)
 	$(PYTHON) -m pytest
+
+# The fast tier: no notebook run, no browser, no make, no dask, nothing marked slow.
+FAST := not (notebook or browser or make or dask or slow)
+test-fast: $(ENV_STAMP) ## The fast tier: the library's unit tests, the papers' steps and the tooling (about 2 min)
+	$(PYTHON) -m pytest tests/unit tests/papers tests/compendium -m "$(FAST)"
 
 bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
 	$(PYTHON) benchmarks/bench_metrical.py
@@ -137,10 +164,10 @@ sync: $(ENV_STAMP) ## Re-pair each notebook with its .py twin (after editing eit
 # dirties no tracked file where no cell changed.
 lab: $(ENV_STAMP) ## JupyterLab at the repository root; saving a notebook leaves tracked files alone
 	$(PYTHON) -m jupyter lab --ServerApp.root_dir=. \
-		--ServerApp.contents_manager_class=dimred.compendium.lab.CompendiumContentsManager
+		--ServerApp.contents_manager_class=compendium.lab.CompendiumContentsManager
 
 book: $(ENV_STAMP) ## The book: static HTML site of the executed notebooks in build/book/ (runs nothing)
-	$(PYTHON) -m dimred.compendium.book --figures $(OUT)/figures --out $(OUT)/build/book
+	$(PYTHON) -m compendium.book --figures $(OUT)/figures --out $(OUT)/build/book
 
 clean: ## Remove executed notebooks and quick outputs (build/)
 	rm -rf build

@@ -7,7 +7,7 @@ kept). The data are **synthetic**: :func:`dimred.datasets.awa2_like`, a
 seeded stand-in of AwA2's shape (float32, 50 unequal classes, ReLU-like sparse
 features), drawn at each size ``n``; its accuracies and spectra say nothing about
 the real ResNet-101 features, only the costs are meant to transfer. Each method runs
-alone in a fresh child process (:func:`dimred.utils.cost.measure`): wall time of the
+alone in a fresh child process (:func:`compendium.cost.measure`): wall time of the
 call and its peak resident memory beyond the interpreter, the imports and the input
 data (the result included), with a time budget per cell (``--timeout``). The pairs,
 ours against the baseline:
@@ -28,7 +28,7 @@ ours against the baseline:
   60/40 split (seed 0; classes of one sample, at the smallest sizes, all in the
   training part). Each call is one cell of the protocol: the fit, then a prediction
   of the test and of the training part (the baseline *is* the protocol's
-  :func:`~dimred.experiments.awa2_dr_survey.pipelines.svc_accuracy`; the authors'
+  :func:`~papers.awa2_dr_survey.pipelines.svc_accuracy`; the authors'
   ``test.py`` printed both accuracies too);
 * ``KernelPCA(kernel="rbf", gamma=1/n_features)`` with ``eigen_solver="randomized"``,
   and ``Nystroem(n_components=1000)`` followed by ``PCA`` (exact:
@@ -63,7 +63,7 @@ Writes ``figures/awa2_dr_survey/benchmark_cost.{csv,md}``, one row per pair and
 size (times in s, peak memories in MiB, speed ratio ``baseline_s / ours_s``,
 agreement columns, and ``data``: which data, the synthetic set), and
 ``benchmark_cost_exponents.{csv,md}``, per method the exponents ``b`` of
-``time ~ n^b`` and ``memory ~ n^b`` fitted by :func:`~dimred.utils.cost.fit_exponent`
+``time ~ n^b`` and ``memory ~ n^b`` fitted by :func:`~compendium.cost.fit_exponent`
 over the sizes it completed; prints both.
 With ``--quick`` they go under ``build/quick/figures/`` (as ``make QUICK=1``), so
 that ``figures/`` keeps the full run; ``--output`` changes the path.
@@ -99,13 +99,13 @@ from sklearn.model_selection import train_test_split
 from sklearn.neighbors import NearestNeighbors
 from sklearn.svm import LinearSVC
 
-from dimred.compendium import paths
-from dimred.compendium.reporting import write_table
+from compendium import paths
+from compendium.reporting import write_table
 from dimred.datasets import awa2_like
-from dimred.experiments.awa2_dr_survey.data import SYNTHETIC_LABEL
-from dimred.experiments.awa2_dr_survey.pipelines import svc_accuracy
+from papers.awa2_dr_survey.data import SYNTHETIC_LABEL
+from papers.awa2_dr_survey.pipelines import svc_accuracy
 from dimred.manifold import ClassicalMDS
-from dimred.utils.cost import fit_exponent, measure
+from compendium.cost import fit_exponent, measure
 
 FULL_SIZES = (2000, 5000, 10000, 37322)
 QUICK_SIZES = (300, 600, 1200)

@@ -29,12 +29,13 @@ import numpy as np
 import pandas as pd
 from scipy.linalg import subspace_angles
 
+from compendium import paths
+from compendium.reporting import finding_row, format_spread, write_benchmark, write_table
 from dimred import BestViewProjection
-from dimred.compendium import paths
-from dimred.compendium.reporting import finding_row, format_spread, write_benchmark, write_table
-from dimred.experiments.bvp import protocol
 from dimred.metrics.coranking import ReferenceRanking
 from dimred.metrics.embedding import neighbourhood_scores
+from papers.bvp.data import SYNTHETIC_DATA, load_synthetic
+from papers.bvp.methods import embed
 
 #: Timings of each solver (Algorithm 1 takes about ten seconds on two cores).
 REPEATS = 5
@@ -127,10 +128,10 @@ def full_rank_scores(X, Z, k):
 def neighbourhood_rows(repeat=SCORE_REPEATS, k=SCORE_NEIGHBOURS):
     """Both implementations on each map of the Fig. 3 swiss rolls, ``repeat`` times each
     (interleaved): one row per map."""
-    X, y = protocol.load_synthetic("swiss_rolls")
+    X, y = load_synthetic("swiss_rolls")
     rows = []
     for method in SCORED_METHODS:
-        Z = protocol.embed(method, X, y)
+        Z = embed(method, X, y)
         ours_s = baseline_s = 0.0
         for _ in range(repeat):
             seconds, ours = timed(neighbourhood_scores, X, Z, k)
@@ -158,7 +159,7 @@ def main(folder=None):
     report = repeats(*problem())
     write_benchmark(report, folder / "benchmark", [speed_finding(report)], DATA, __file__)
     scores = neighbourhood_rows()
-    label = protocol.SYNTHETIC_DATA["swiss_rolls"]
+    label = SYNTHETIC_DATA["swiss_rolls"]
     write_table(scores, folder / "benchmark_neighbourhood", index=False, data=label)
     print(scores.to_markdown(index=False))
 

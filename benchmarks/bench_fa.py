@@ -5,11 +5,11 @@
 Run with ``make bench``. The AwA2-shaped synthetic set (:func:`dimred.datasets.awa2_like`,
 37,322 rows, 2,048 features, 50 classes) is split 60/40 as the protocol splits it
 (stratified, seed 0); both fit its 22,393 training rows with the protocol's settings
-(:func:`~dimred.experiments.awa2_dr_survey.pipelines.factor_analysis`: ``tol=1e-2``,
+(:func:`~papers.awa2_dr_survey.pipelines.factor_analysis`: ``tol=1e-2``,
 ``max_iter=1000``, ``random_state=0``). ``GramFactorAnalysis``, what the protocol runs, fits
 every dimension of Table VI; scikit-learn fits :data:`BASELINE_DIMS` (its fits at the
 larger dimensions take minutes each). Each fit runs alone in a fresh child process
-(:func:`dimred.utils.cost.measure`: wall time, and peak memory beyond its input); the
+(:func:`compendium.cost.measure`: wall time, and peak memory beyond its input); the
 report gives both times, their ratio, both iteration counts and the largest difference of
 the training factors relative to their largest magnitude, written to
 ``figures/awa2_dr_survey/benchmark_fa.{csv,md}`` (timings of the machine it ran on), and
@@ -29,12 +29,12 @@ import pandas as pd
 from sklearn.decomposition import FactorAnalysis
 from sklearn.model_selection import train_test_split
 
-from dimred.compendium import paths
-from dimred.compendium.published import load_table
-from dimred.compendium.reporting import finding_row, format_spread, write_benchmark
+from compendium import paths
+from compendium.cost import measure
+from compendium.published import load_table
+from compendium.reporting import finding_row, format_spread, write_benchmark
 from dimred.datasets import AWA2_SHAPE, awa2_like
 from dimred.decomposition import GramFactorAnalysis
-from dimred.utils.cost import measure
 
 #: Dimensions at which scikit-learn's FA is fitted too (Table VI's smallest, its
 #: middle ones and that of Table XIV's FA row).

@@ -7,12 +7,14 @@ process against the computation it replaces.
    minutes on two cores) once. Written to ``figures/metrical_importance/benchmark``
    with the finding ``closed_form_speed``.
 2. The discard curves' random forest: scikit-learn's pipeline
-   (:func:`~dimred.experiments.metrical_importance.discard.make_classifier`, fitted
+   (:func:`~papers.metrical_importance.discard.make_classifier`, fitted
    and predicting the test part) against
-   :func:`~dimred.utils.forest.forest_proba` on the codes computed once per split,
+   :func:`~papers.metrical_importance.forest.forest_proba` on the codes computed once per split,
    on the paper's three data sets with every feature, :data:`FOREST_SEEDS` seeds
-   each; and ``forest_proba``'s two engines against each other (scikit-learn's tree
-   builder, the compiled one). Written to
+   each; ``forest_proba``'s two engines against each other (scikit-learn's tree
+   builder, the compiled one); and the compiled engine against the public
+   ``RandomForestClassifier`` on the same codes, the fallback on a scikit-learn other
+   than the one the engines mirror (what the engines buy). Written to
    ``figures/metrical_importance/benchmark_forest`` with the findings ``forest_speed``
    and ``compiled_forest_speed``.
 3. The importance forest's OOB permutation importances
@@ -23,7 +25,7 @@ process against the computation it replaces.
    ``figures/metrical_importance/benchmark_permutation`` with the finding
    ``permutation_speed``.
 4. The discard curves' F1 of the minority class: scikit-learn's ``f1_score`` against
-   :func:`~dimred.experiments.metrical_importance.discard.f1_of_class` on the test part
+   :func:`~papers.metrical_importance.discard.f1_of_class` on the test part
    of each data set's split, the predictions of the first forest of the curves,
    :data:`F1_CALLS` calls each way in :data:`F1_ROUNDS` interleaved rounds. Written to
    ``figures/metrical_importance/benchmark_f1`` with the finding ``f1_speed``.
@@ -45,21 +47,14 @@ import pandas as pd
 from sklearn.metrics import f1_score
 from sklearn.preprocessing import LabelEncoder
 
-from dimred import load_bank_marketing
-from dimred.compendium import paths
-from dimred.compendium.reporting import (
+from compendium import paths
+from compendium.reporting import (
     finding_row,
     format_spread,
     write_benchmark,
     write_table,
 )
-from dimred.experiments.metrical_importance.discard import (
-    _forest_inputs,
-    _make_split,
-    f1_of_class,
-    make_classifier,
-)
-from dimred.experiments.metrical_importance.protocol import ALL_DATA, DATA, DATASETS, load
+from dimred import load_bank_marketing
 from dimred.importance.forest import (
     _check_input,
     fit_forest,
@@ -71,7 +66,14 @@ from dimred.importance.metrical import (
     within_class_sq_distances,
     within_class_sq_distances_pairwise,
 )
-from dimred.utils.forest import ENGINES, forest_proba
+from papers.metrical_importance.data import ALL_DATA, DATA, DATASETS, load
+from papers.metrical_importance.discard import (
+    _forest_inputs,
+    _make_split,
+    f1_of_class,
+    make_classifier,
+)
+from papers.metrical_importance.forest import ENGINES, _public_forest, forest_proba
 
 #: Timings of the closed form (milliseconds each: repeats are cheap).
 REPEATS = 10
@@ -132,8 +134,8 @@ def forest_row(name, seeds=FOREST_SEEDS):
     columns = list(range(split.categorical.size))
     codes = _forest_inputs(split, columns)
     forest_proba(*codes, 0)  # compile (or load) the compiled engine first
-    times = {"pipeline": [], "scikit-learn": [], "compiled": []}
-    difference = {"scikit-learn": 0.0, "compiled": 0.0}
+    times = {"pipeline": [], "scikit-learn": [], "compiled": [], "public": []}
+    difference = {"scikit-learn": 0.0, "compiled": 0.0, "public": 0.0}
     for seed in range(seeds):
         model = make_classifier("random_forest", split.categorical, seed)
         start = time.perf_counter()
@@ -144,9 +146,14 @@ def forest_row(name, seeds=FOREST_SEEDS):
             proba = forest_proba(*codes, seed, engine=engine)
             times[engine].append(time.perf_counter() - start)
             difference[engine] = max(difference[engine], float(np.abs(proba - reference).max()))
-    pipeline_s, sklearn_s, compiled_s = (np.array(times[key]) for key in times)
+        start = time.perf_counter()
+        proba = _public_forest(*codes, seed, model[-1].n_estimators)  # the fallback
+        times["public"].append(time.perf_counter() - start)
+        difference["public"] = max(difference["public"], float(np.abs(proba - reference).max()))
+    pipeline_s, sklearn_s, compiled_s, public_s = (np.array(times[key]) for key in times)
     ratios = ratio_columns(pipeline_s / compiled_s, 2)
     compiled = ratio_columns(sklearn_s / compiled_s, 2)
+    fallback = ratio_columns(public_s / compiled_s, 2)
     return {
         "benchmark": "discard curves' random forest: pipeline vs forest_proba's engines",
         "data_set": name,
@@ -160,8 +167,11 @@ def forest_row(name, seeds=FOREST_SEEDS):
         "forest_proba_s": round(float(np.median(compiled_s)), 4),
         **ratios,
         **{key.replace("speed_ratio", "compiled_ratio"): value for key, value in compiled.items()},
+        "public_forest_s": round(float(np.median(public_s)), 4),
+        **{key.replace("speed_ratio", "fallback_ratio"): value for key, value in fallback.items()},
         "max_abs_difference": difference["compiled"],
         "scikit_learn_engine_max_abs_difference": difference["scikit-learn"],
+        "public_forest_max_abs_difference": difference["public"],
         "data": DATA[name],
     }
 
@@ -283,7 +293,7 @@ def f1_finding(report):
         f"a few hundred rows: per call, median over {report['calls'].iloc[0]:,} calls in "
         f"{F1_ROUNDS} interleaved rounds (`make bench`, one process), " + "; ".join(parts) + ". "
         f"The two give the same float on {int(report['equal'].sum())} of {len(report)} data "
-        "sets here, and on random cases in `tests/test_discard.py` (`benchmark_f1.md`)."
+        "sets here, and on random cases in `tests/papers/test_discard.py` (`benchmark_f1.md`)."
     )
     return median_ratio_finding(
         ("f1_speed", "Speed of the F1 count", statement),

@@ -23,13 +23,15 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
+from compendium import paths
+from compendium.reporting import write_table
 from dimred import datasets
-from dimred.compendium import paths
-from dimred.compendium.reporting import write_table
-from dimred.experiments.orml import protocol as orml
 from dimred.ordinal.simplex_qp import simplex_qp
 from dimred.utils.graphs import dense_ordinal_graph, heat_kernel_graph, knn_neighbourhoods
 from dimred.utils.parallel import run_tasks
+from papers.orml.data import USPS_SIZES
+from papers.orml.methods import TENSOR_METHODS, TRIVIAL_METHODS, VECTOR_METHODS
+from papers.orml.usps import _usps_task
 
 
 def timed(function, *args):
@@ -119,11 +121,11 @@ def order_row(repetitions=5, rounds=2, seed=0):
     two workers, the largest training sizes first (``costs``) against in task order;
     the median over ``rounds`` interleaved timings of each."""
     usps = datasets.load_usps()
-    methods = orml.VECTOR_METHODS + orml.TENSOR_METHODS + orml.TRIVIAL_METHODS
-    keys = [(n, p, r) for p in orml.USPS_SIZES for r in range(repetitions) for n in methods]
+    methods = VECTOR_METHODS + TENSOR_METHODS + TRIVIAL_METHODS
+    keys = [(n, p, r) for p in USPS_SIZES for r in range(repetitions) for n in methods]
     jobs = [(usps.data, usps.target, usps.image_shape, n, p, r, None, seed) for n, p, r in keys]
     costs = [p for _, p, _ in keys]
-    sweep = partial(run_tasks, orml._usps_task, jobs, "USPS", 2, progress=False)
+    sweep = partial(run_tasks, _usps_task, jobs, "USPS", 2, progress=False)
     times, results = {"ours": [], "baseline": []}, {}
     for _ in range(rounds):
         for kind, order in (("baseline", None), ("ours", costs)):

@@ -1,5 +1,5 @@
 """Benchmark: a linear SVC's predictions by libsvm (``SVC.predict``, the paper's) against
-:func:`dimred.utils.svm.ovo_predict` (one matrix product, libsvm's vote).
+:func:`papers.awa2_dr_survey.svc.ovo_predict` (one matrix product, libsvm's vote).
 
 Run with ``make bench``. One ``SVC(kernel="linear", C=1)`` is fitted on a stratified
 60 % of :data:`N_SAMPLES` rows of the AwA2-shaped synthetic set (2,048 features, 50
@@ -22,10 +22,10 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
-from dimred.compendium import paths
-from dimred.compendium.reporting import finding_row, format_spread, write_benchmark
+from compendium import paths
+from compendium.reporting import finding_row, format_spread, write_benchmark
 from dimred.datasets import awa2_like
-from dimred.utils.svm import ovo_predict
+from papers.awa2_dr_survey.svc import ovo_predict
 
 #: Rows of the synthetic set (AwA2 has 37,322; the fit takes about 40 s at 7,000).
 N_SAMPLES = 7000

@@ -1,6 +1,6 @@
 """Sphinx configuration of the compendium's book (``make book``).
 
-The sources are staged by :func:`dimred.compendium.book.stage` from the committed
+The sources are staged by :func:`compendium.book.stage` from the committed
 ``figures/``; this folder holds the configuration and the static files. Nothing is
 executed: the notebooks are shown as ``make figures`` ran them.
 """
@@ -17,7 +17,7 @@ extensions = [
     "myst_nb",
     "numpydoc",
     "sphinx.ext.autodoc",
-    "dimred.compendium.book",
+    "compendium.book",
 ]
 
 # The staged sources are generated: every cross-reference must resolve (nitpicky), and
@@ -45,7 +45,7 @@ nb_merge_streams = True
 myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]
 
-# API reference: a page per object (dimred.compendium.book.write_api), numpydoc docstrings.
+# API reference: a page per object (compendium.book.write_api), numpydoc docstrings.
 autodoc_typehints = "none"
 autodoc_member_order = "bysource"
 numpydoc_show_class_members = False
@@ -53,7 +53,7 @@ numpydoc_class_members_toctree = False
 # Fitted attributes (``coef_``) as attribute entries, so that docstrings can refer to them.
 numpydoc_attributes_as_param_list = False
 
-# Math as TeX source: MathJax would be loaded from the network (dimred.compendium.book).
+# Math as TeX source: MathJax would be loaded from the network (compendium.book).
 html_math_renderer = "tex"
 
 html_theme = "sphinx_book_theme"

@@ -36,7 +36,7 @@
 # section predicts each method's time and memory at full size from the fitted growth exponents.
 # (3) Software and mathematics (e.g. classical MDS = PCA).
 #
-# **Choices the paper leaves open** (code: `dimred.experiments.awa2_dr_survey`, `AUTHORS_CODE.md` in
+# **Choices the paper leaves open** (code: `papers.awa2_dr_survey`, `AUTHORS_CODE.md` in
 # `data/published/awa2_dr_survey/` for what the authors' scripts actually ran):
 #
 # * *Split*: one stratified 60/40 split seeded by `seed` (the authors re-drew an unstratified, unseeded split
@@ -82,10 +82,10 @@ seed = 0
 n_jobs = 2
 
 # %%
-from dimred.compendium.plotting import use_style
-from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
-from dimred.experiments import awa2_dr_survey as protocol
+from compendium.plotting import use_style
+from compendium.published import load_published
+from compendium.reporting import Report
+from papers import awa2_dr_survey as protocol
 
 use_style()
 p = protocol.params(quick, seed=seed, n_jobs=n_jobs)

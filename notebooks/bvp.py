@@ -36,14 +36,14 @@
 #    reports how the verdicts move;
 # 6. measures how the Fig. 3 claims depend on the unreported parameters of the swiss-roll generator.
 #
-# Each code cell calls one step of the paper's protocol, `dimred.experiments.bvp`; `Report.show` writes
+# Each code cell calls one step of the paper's protocol, `papers.bvp`; `Report.show` writes
 # its tables (CSV + Markdown) and figures (PNG + PDF) to `output_dir` and shows them here, with the
 # findings the step measured (in bold). Every table says which data it came from (`data`: the synthetic
 # Gaussians and swiss rolls, or a real ORCA dataset). `reproduction.csv` (the paper's numbers and claims
 # beside ours) and `findings.csv` (what we found, with its spread over the draws) are written at the end;
 # `make bench` adds the speed of the spectral solver to `findings.csv`.
 #
-# **Choices the paper leaves open** (documented in `dimred.experiments.bvp`):
+# **Choices the paper leaves open** (documented in `papers.bvp`):
 #
 # * *Criteria.* (1) **separates**: cross-validated 5-NN accuracy in 2-D ≥ the input space's − 0.10 *and*
 #   ≥ the majority-class rate + 0.05 (the second condition was added after an independent review: without it a
@@ -73,10 +73,10 @@ seed = 0
 n_jobs = 2
 
 # %%
-from dimred.compendium.plotting import use_style
-from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
-from dimred.experiments import bvp
+from compendium.plotting import use_style
+from compendium.published import load_published
+from compendium.reporting import Report
+from papers import bvp
 
 use_style()
 p = bvp.params(quick, seed=seed, n_jobs=n_jobs)

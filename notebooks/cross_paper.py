@@ -34,7 +34,7 @@
 # 3. **relevance against importance**: NeRV's `λ²` of each map's features against the metrical importance and
 #    the forest importances of the same features (Spearman's ρ).
 #
-# **Protocol and choices** (code: `dimred.experiments.cross_paper`, one module per item):
+# **Protocol and choices** (code: `papers.cross_paper`, one module per item):
 #
 # * Features are standardised on each training part. Hyper-parameters are chosen by 5-fold cross-validated MAE
 #   inside the training part only: ORML's `C` and KDLOR's Gaussian width (the ORML paper's grids; ORCA's full
@@ -59,10 +59,10 @@ seed = 0
 n_jobs = 2
 
 # %%
-from dimred.compendium.plotting import use_style
-from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
-from dimred.experiments import cross_paper as protocol
+from compendium.plotting import use_style
+from compendium.published import load_published
+from compendium.reporting import Report
+from papers import cross_paper as protocol
 
 use_style()
 p = protocol.params(quick, seed=seed, n_jobs=n_jobs)
@@ -89,7 +89,7 @@ report.show(protocol.league_artefacts(data, published, p));
 # alone, once.
 #
 # PCA, SMACOF MDS and t-SNE are one implementation for every dataset whose numbers do not depend on the BLAS
-# kernel (`dimred.manifold.stable_maps`):
+# kernel (`papers.stable_maps`):
 #
 # * **PCA.** The one-hot columns of car and contact-lenses (full factorial designs) make the leading covariance
 #   eigenvalues repeat (six times on car), so every basis of that eigenspace is principal and LAPACK returns
@@ -103,7 +103,7 @@ report.show(protocol.league_artefacts(data, published, p));
 # * **t-SNE: a seeded random start, as Fisher t-SNE's.** The two maps then differ only in their distances.
 #   From any PCA start, car's 1,728 points sit on 27 locations, and Barnes–Hut t-SNE collapses: scikit-learn's
 #   `TSNE(init="pca")` ends with a spread of 1e-13 and a negative KL divergence. An earlier run of this
-#   benchmark scored that collapsed map (`tests/test_stable_maps.py`).
+#   benchmark scored that collapsed map (`tests/papers/test_stable_maps.py`).
 # * **Scores.** Trustworthiness and continuity come from the same tie-ruled ranks as `R_NX`, so that the exactly
 #   tied distances of these designs do not rank by rounding noise.
 

@@ -26,7 +26,7 @@
 # minority class as features are discarded, three classifiers, direct and reverse orders).
 #
 # Everything here calls `dimred`: the estimator `dimred.MetricalImportance`, the forest importances
-# `dimred.forest_importances`, and the paper's protocol `dimred.experiments.metrical_importance`
+# `dimred.forest_importances`, and the paper's protocol `papers.metrical_importance`
 # (datasets in the paper's numbering, discard curves, tables, figures and reproduction rows). Each
 # code cell calls one protocol step; `Report.show` writes its tables (CSV + Markdown) and figures
 # (PNG + PDF) to `output_dir` (default `figures/metrical_importance/`) and shows them here, with
@@ -43,10 +43,10 @@ n_jobs = 2
 n_rf_runs = None  # random-forest runs per curve point; None: 100 (the paper's), 1 when quick
 
 # %%
-from dimred.compendium.plotting import use_style
-from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
-from dimred.experiments import metrical_importance as mi
+from compendium.plotting import use_style
+from compendium.published import load_published
+from compendium.reporting import Report
+from papers import metrical_importance as mi
 
 use_style()
 p = mi.params(quick, seed=seed, n_jobs=n_jobs, n_rf_runs=n_rf_runs)
@@ -123,10 +123,11 @@ report.show(mi.heart_numbering_check(imps, published, variants, p));
 # `n_rf_runs` runs (paper: 100); SVM and XGBoost: library defaults. Orders from the seed-`seed` tables.
 # The two settings the paper states for these curves (the 80/20 split and the 100 random-forest runs
 # per point) are restated as `setting` rows of `reproduction.csv`. The forests are scikit-learn's
-# `RandomForestClassifier` (100 trees), grown by `dimred.utils.forest.forest_proba` with its compiled
-# engine (scikit-learn's algorithm, with class counts per feature value in place of the sort of each
-# node's values): the same trees and probabilities, bit for bit (`tests/test_forest.py`), without
-# scikit-learn's per-tree overhead (`make bench`: `benchmark_forest.md`).
+# `RandomForestClassifier` (100 trees), grown by `papers.metrical_importance.forest.forest_proba`
+# with its compiled engine (scikit-learn 1.9's algorithm, with class counts per feature value in
+# place of the sort of each node's values): the same trees and probabilities
+# (`tests/papers/test_forest.py`), without scikit-learn's per-tree overhead (`make bench`:
+# `benchmark_forest.md`). On another release of scikit-learn it warns and uses the public forest.
 
 # %%
 curves = mi.discard_curves_by_dataset(data, imps, p)

@@ -35,10 +35,10 @@
 #    sizes × 20 repetitions), with the hyper-parameters chosen by 10-fold cross-validation and the search recorded;
 # 4. decides the text's claims and writes `reproduction.csv`.
 #
-# Each code cell calls one step of the paper's protocol, `dimred.experiments.orml`; `Report.show` writes its
+# Each code cell calls one step of the paper's protocol, `papers.orml`; `Report.show` writes its
 # tables (CSV + Markdown) and figures (PNG + PDF) to `output_dir` and shows them here.
 #
-# **Choices the paper leaves open** (code: `dimred.ordinal`, `dimred.experiments.orml`):
+# **Choices the paper leaves open** (code: `dimred.ordinal`, `papers.orml`):
 #
 # * *Data.* USPS: the paper's 11,000-image version is not obtainable; we use the 9,298-image one (rank = digit).
 #   UMIST: only a 32×32 copy exists (the paper used 56×46). MovieLens users and splits are drawn with `seed`.
@@ -64,7 +64,7 @@
 #   (derived from `seed`, the training size and the repetition), and stop when the objective changes by < 10⁻⁶
 #   (relative). Different starts can reach different local optima; the per-run table shows them.
 # * *Error bars.* A published `mean ± sd` cell is reproduced **within error** when |ours − paper| ≤ sd(paper), the
-#   paper's own spread (the rule of every paper here, `dimred.compendium.reporting.compare_with_error`: our spread
+#   paper's own spread (the rule of every paper here, `compendium.reporting.compare_with_error`: our spread
 #   does not widen it); **match** when equal to the printed three decimals.
 
 # %% tags=["parameters"]
@@ -75,10 +75,10 @@ seed = 0
 n_jobs = 2
 
 # %%
-from dimred.compendium.plotting import use_style
-from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
-from dimred.experiments import orml
+from compendium.plotting import use_style
+from compendium.published import load_published
+from compendium.reporting import Report
+from papers import orml
 
 use_style()
 p = orml.params(quick, seed=seed, n_jobs=n_jobs)
@@ -120,7 +120,7 @@ c_effect = report.show(orml.c_invariance_artefacts(data, p))
 # (`J(tv) = −Cγ(tv) → −∞`). Eq. (6)'s pseudo-inverse silently drops that direction and returns a `w` that is
 # *not* a minimiser of (4). The principled remedy, `ORML(ridge=ε)`, inverts `S + ε·trace(S)/d·I`; as `ε → 0` its
 # direction tends to the largest-margin direction of zero manifold cost, the limit of the primal problem
-# (tested in `tests/test_orml.py`). Below, on the UMIST task, `K` = 10 (the paper's) gives one component and both
+# (tested in `tests/unit/test_orml.py`). Below, on the UMIST task, `K` = 10 (the paper's) gives one component and both
 # agree; smaller `K` splits the graph, and the paper's solution pays a manifold cost for a smaller margin.
 
 # %%

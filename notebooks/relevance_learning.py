@@ -28,11 +28,11 @@
 #
 # This notebook redraws **Fig. 1 (left)** and **Fig. 2** (set1), reproduces **Table 1** (rankings for set2 and
 # set3) and **Table 2** (1-NN errors on USPS), decides every claim of the text, and measures what the paper
-# leaves open. Each code cell calls one step of `dimred.experiments.relevance_learning`; `Report.show` writes
+# leaves open. Each code cell calls one step of `papers.relevance_learning`; `Report.show` writes
 # its tables (CSV + Markdown) and figures (PNG + PDF) to `output_dir` and shows them here.
 #
 # **Choices the paper leaves open** (code: `dimred.relevance`, `dimred.manifold`, `dimred.metrics.coranking`,
-# `dimred.experiments.relevance_learning`):
+# `papers.relevance_learning`):
 #
 # * *The synthetic sets* have no published parameters (`dimred.datasets.relevance_set1/2/3`). set1: three
 #   isotropic unit Gaussians, centres on a triangle of radius 3 in dims 1–2, 20 points each. set2: three 2-D
@@ -66,10 +66,10 @@ seed = 0
 n_jobs = 2
 
 # %%
-from dimred.compendium.plotting import use_style
-from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
-from dimred.experiments import relevance_learning as protocol
+from compendium.plotting import use_style
+from compendium.published import load_published
+from compendium.reporting import Report
+from papers import relevance_learning as protocol
 
 use_style()
 p = protocol.params(quick, seed=seed, n_jobs=n_jobs)

@@ -2,7 +2,7 @@
 AwA2's size (a measurement script for a machine with a CUDA GPU: not a test, not a CI step).
 
 The notebook trains the autoencoder where it runs: on a CPU for ``ae_epochs`` (50), on a
-GPU for the paper's 200 (:meth:`~dimred.experiments.awa2_dr_survey.protocol.Params.ae_schedule`),
+GPU for the paper's 200 (:meth:`~papers.awa2_dr_survey.protocol.Params.ae_schedule`),
 and records which in ``table13_metrics``. The compendium's runs have had no GPU. This
 script runs what needs one, on a machine that has one, in three steps:
 
@@ -17,7 +17,7 @@ script runs what needs one, on a machine that has one, in three steps:
     2. Table XIII on the stand-in: every code size at 200 and at 50 epochs, autoencoder
        seeds 0, 1, 2 (one process per seed, sharing the GPU; the split is the run's),
        each code scored by the notebook's SVC cells
-       (:func:`~dimred.experiments.awa2_dr_survey.pipelines.transductive_accuracy`).
+       (:func:`~papers.awa2_dr_survey.pipelines.transductive_accuracy`).
 
     Seed 0's codes at 200 epochs come back too, so ``report`` can score them again here.
 ``report``
@@ -27,7 +27,7 @@ script runs what needs one, on a machine that has one, in three steps:
     published value and the notebook's CPU run beside it; ``table13_gpu_seeds``: each
     seed's) and ``figures/awa2_dr_survey/autoencoder_gpu_cost.{csv,md}`` (seconds per fit,
     the CPU's beside them; ``autoencoder_gpu_fits``: each fit's), with the findings
-    ``ae_gpu_*`` (:mod:`dimred.experiments.awa2_dr_survey.gpu`).
+    ``ae_gpu_*`` (:mod:`papers.awa2_dr_survey.gpu`).
 
     python scripts/autoencoder_gpu.py prepare .gpu
     python scripts/autoencoder_gpu.py train .gpu OUT [--budget SECONDS] [--awa2-only D ...]
@@ -67,8 +67,8 @@ SMOKE = SimpleNamespace(device="cpu", schedules=(2, 1), awa2_n=300, dims=(2,))
 # ------------------------------------------------------------------------------ prepare
 def prepare(folder):
     """The full run's stand-in data, as float32, with its split and Table XIII's sizes."""
-    from dimred.compendium.published import load_published
-    from dimred.experiments.awa2_dr_survey import protocol
+    from compendium.published import load_published
+    from papers.awa2_dr_survey import protocol
 
     p = protocol.params(False)
     data = protocol.load_data(p)
@@ -181,8 +181,8 @@ def _standin_seed(folder, out, plan, seed):
     """Every code size and schedule of one seed, scored (runs in its own process)."""
     import torch
 
-    from dimred.experiments.awa2_dr_survey.gpu import KERNELS
-    from dimred.experiments.awa2_dr_survey.pipelines import transductive_accuracy
+    from papers.awa2_dr_survey.gpu import KERNELS
+    from papers.awa2_dr_survey.pipelines import transductive_accuracy
 
     torch.set_num_threads(max(1, os.cpu_count() // len(SEEDS)))  # the seeds share the cores
     data, split = _standin(folder)
@@ -290,8 +290,8 @@ PRODUCER = "scripts/autoencoder_gpu.py"
 def report(out, folder, written=FIGURES):
     """Score seed 0's codes here, compare, and write the tables and findings (module docstring)
     into ``written`` (the notebook's tables are read from :data:`FIGURES`)."""
-    from dimred.compendium.reporting import write_findings, write_table
-    from dimred.experiments.awa2_dr_survey import gpu
+    from compendium.reporting import write_findings, write_table
+    from papers.awa2_dr_survey import gpu
 
     environment = json.loads((out / "environment.json").read_text())
     scores = pd.read_csv(out / "table13.csv")

@@ -8,7 +8,7 @@ its own, with py-spy attached to it and its joblib workers (``--native
 not sampled. Where a step repeats one unit of work (draws, seeds, runs, epochs), fewer
 repetitions are run (:data:`JOBS` says which); the two longest t-SNE steps of the AwA2
 survey are sampled for their first :data:`WINDOW` seconds. Each step's samples are
-attributed with :mod:`dimred.compendium.attribution`, and its shares are applied to
+attributed with :mod:`compendium.attribution`, and its shares are applied to
 the step's wall time in the committed ledger, so the minutes add up to the ledger's.
 Sampling slows the processes (py-spy stops them to read their native stacks), so only the
 shares are used, never the sampled times; each step is sampled once, at :data:`RATE`
@@ -17,7 +17,7 @@ samples per second and thread.
     python scripts/profile_costs.py [--jobs NAME ...] [--reuse]
 
 It writes ``figures/cost_attribution.{csv,md}`` (each sampled step's samples and shares
-per owner); ``python -m dimred.compendium.reporting`` applies them to the ledgers in
+per owner); ``python -m compendium.reporting`` applies them to the ledgers in
 ``figures/REPRODUCTION.md`` and the README. py-spy is not a dependency of the
 compendium: ``pip install py-spy`` first (``PY_SPY`` names another executable; the
 committed shares were sampled with py-spy 0.4.3).
@@ -48,13 +48,13 @@ WINDOW = 120
 
 # ------------------------------------------------------------------------ the steps
 def _published(module):
-    from dimred.compendium.published import load_published
+    from compendium.published import load_published
 
     return load_published(module.PAPER)
 
 
 def relevance_learning(profile):
-    from dimred.experiments.relevance_learning import protocol
+    from papers import relevance_learning as protocol
 
     p, published = protocol.params(False), _published(protocol)
     data = protocol.load_data(p)
@@ -64,7 +64,7 @@ def relevance_learning(profile):
 
 
 def metrical_importance(profile):
-    from dimred.experiments import metrical_importance as mi
+    from papers import metrical_importance as mi
 
     p, published = mi.params(False), _published(mi)
     data = mi.load_numberings()["paper"]
@@ -81,7 +81,7 @@ def metrical_importance(profile):
 
 
 def cross_paper(profile):
-    from dimred.experiments import cross_paper as protocol
+    from papers import cross_paper as protocol
 
     p = replace(protocol.params(False), map_draws=2, n_partitions=6)
     published, data = _published(protocol), protocol.load_data(p)
@@ -98,7 +98,7 @@ def cross_paper(profile):
 
 def _awa2(step):
     def job(profile):
-        from dimred.experiments.awa2_dr_survey import protocol
+        from papers.awa2_dr_survey import protocol
 
         p, published = protocol.params(False), _published(protocol)
         data = protocol.load_data(p)
@@ -116,7 +116,7 @@ def _awa2(step):
 
 
 def bvp(profile):
-    from dimred.experiments import bvp as protocol
+    from papers import bvp as protocol
 
     p, published = protocol.params(False), _published(protocol)
     sweep = lambda: protocol.sweep_artefacts(protocol.tsne_sweeps(p), published)  # noqa: E731
@@ -125,7 +125,7 @@ def bvp(profile):
 
 
 def orml(profile):
-    from dimred.experiments import orml as protocol
+    from papers import orml as protocol
 
     p, published, data = protocol.params(False), _published(protocol), protocol.load_data()
     profile("table2_usps", lambda: protocol.usps_artefacts(data, published, p))
@@ -219,7 +219,7 @@ def run_job(name):
 # ------------------------------------------------------------------------ attribution
 def shares_table():
     """Each sampled step's samples and shares per owner (``build/profile``)."""
-    from dimred.compendium.attribution import attribute, group_of, read_raw
+    from compendium.attribution import attribute, group_of, read_raw
 
     rows = []
     for raw in sorted(OUT.glob("*__*.txt")):
@@ -237,7 +237,7 @@ def shares_table():
 
 def write(shares):
     """``figures/cost_attribution.{csv,md}``; print the summary the report will show."""
-    from dimred.compendium.reporting import COST_DATA, cost_attribution, write_table
+    from compendium.reporting import COST_DATA, cost_attribution, write_table
 
     write_table(shares.round({"share": 4}), FIGURES / "cost_attribution", False, COST_DATA)
     print(cost_attribution(FIGURES))

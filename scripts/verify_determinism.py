@@ -62,7 +62,7 @@ def run(paper, kernel, out):
     env = kernel_env(kernel)
     folder = out / kernel / paper
     subprocess.run(
-        [sys.executable, "-m", "dimred.compendium.notebooks", paper, str(folder),
+        [sys.executable, "-m", "compendium.notebooks", paper, str(folder),
          "--executed", str(out / kernel / f"{paper}.ipynb")],
         check=True, env=env, cwd=ROOT,
     )  # fmt: skip

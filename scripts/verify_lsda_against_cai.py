@@ -6,7 +6,7 @@ Cai's MATLAB code is NOT part of this script or of the project: give the path
 of ``LSDA.m`` on the command line; its folder (or ``--helpers``) must also hold
 the files it calls (``LGE.m``, ``EuDist2.m``, ``mySVD.m``). The script
 
-1. loads the BVP datasets as :mod:`dimred.experiments.bvp.protocol` does
+1. loads the BVP datasets as :mod:`papers.bvp.data` does
    (ORCA real sets standardised; synthetic Gaussians and swiss rolls at the
    paper's size, seed 0, or the quick size with ``--quick``);
 2. writes each (X, y) -- and ``--permutations`` row-permuted copies -- to
@@ -97,12 +97,12 @@ import scipy.sparse as sp
 from scipy.linalg import subspace_angles
 from scipy.spatial.distance import cdist
 
+from compendium import paths
+from compendium.reporting import write_table
 from dimred import LocalitySensitiveDiscriminantAnalysis
-from dimred.compendium import paths
-from dimred.compendium.reporting import write_table
-from dimred.experiments.bvp import protocol
 from dimred.utils.graphs import knn_graph, split_by_label
 from dimred.utils.linalg import rayleigh_in_row_space, row_space
+from papers.bvp import data as protocol
 
 K = 5
 ALPHA = 0.1

@@ -20,12 +20,14 @@ stay skips.
 import functools
 import hashlib
 import http.server
+import itertools
 import os
 import sys
 import threading
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dimred.datasets import DataSource, Registry, choose_data_source, ci_enabled
@@ -96,7 +98,7 @@ def quick_run(data_source, tmp_path_factory):
     """Run a paper's notebook in quick mode once per session; return (figures folder,
     executed notebook). The data come as :func:`mirrored_data` gives them, from a cache
     of the notebooks' own."""
-    from dimred.compendium.notebooks import execute
+    from compendium.notebooks import execute
 
     runs = {}
     cache = tmp_path_factory.mktemp("notebook-data-cache")
@@ -115,6 +117,13 @@ def quick_run(data_source, tmp_path_factory):
         return runs[paper]
 
     return run
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test driving the browser (the ``browser`` fixture) is marked ``browser``."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -218,3 +227,11 @@ def publish_toy(server, files):
 def conftest():
     """This module, as pytest loaded it (for the tests of its hooks and helpers)."""
     return sys.modules[__name__]
+
+
+def factorial_design(levels):
+    """Standardised one-hot columns of the full factorial design on ``levels`` (car:
+    4, 4, 4, 3, 3, 3): every combination once, so the covariance eigenvalues repeat."""
+    rows = np.array(list(itertools.product(*[range(k) for k in levels])))
+    onehot = np.hstack([np.eye(k)[rows[:, j]] for j, k in enumerate(levels)])
+    return (onehot - onehot.mean(axis=0)) / onehot.std(axis=0)

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from dimred.compendium import paths
+from compendium import paths
 
 __all__ = ["make_runs", "scratch_copy"]
 
@@ -22,7 +22,8 @@ exec {python} "$@"
 def scratch_copy(root):
     """Copy to ``root`` what the Makefile reads (the Makefile, lib/, the notebooks and
     data/ but raw data) and write the stand-in interpreter ``root/python``."""
-    files = [paths.ROOT / name for name in ("Makefile", "pyproject.toml", "data/registry.toml")]
+    read = ("Makefile", "pyproject.toml", "requirements/constraints.txt", "data/registry.toml")
+    files = [paths.ROOT / name for name in (*read, "data/papers.toml")]
     for folder, pattern in (("lib", "*.py"), ("notebooks", "*.ipynb"), ("data/published", "*")):
         files += [p for p in (paths.ROOT / folder).rglob(pattern) if "__pycache__" not in p.parts]
     for path in filter(Path.is_file, files):

@@ -9,15 +9,16 @@ subpackages hold them by role:
 - :mod:`dimred.manifold`: nonlinear embeddings (Fisher t-SNE, classical MDS);
 - :mod:`dimred.decomposition`: factor analysis as scikit-learn fits it, its SVD from
   ``X^T X``;
-- :mod:`dimred.neural`: the autoencoder of the AwA2 survey (PyTorch; not imported here,
+- :mod:`dimred.neural`: an autoencoder (PyTorch; not imported here,
   so that ``import dimred`` does not load torch: ``from dimred.neural import Autoencoder``);
 - :mod:`dimred.relevance`: relevance of the features for a given embedding (forward,
   backward, NeRV);
 - :mod:`dimred.metrics`: quality of embeddings;
 - :mod:`dimred.datasets`: registry, verified fetching, loaders, synthetic sets;
-- :mod:`dimred.utils`: shared primitives (labels, graphs, eigenproblems);
-- :mod:`dimred.compendium`: paths, reporting, plotting;
-- :mod:`dimred.experiments`: each paper's protocol and figures.
+- :mod:`dimred.utils`: shared primitives (labels, graphs, eigenproblems).
+
+The library knows no paper: each paper's protocol lives beside it in the compendium's
+``papers`` package and the build tooling in ``compendium``, neither imported from here.
 """
 
 from .datasets import (

@@ -19,7 +19,7 @@
 # Authors. *Title*. Venue, year. DOI or canonical URL (as in `data/papers.toml`).
 #
 # What the paper does, what this notebook reproduces, and every choice the paper leaves open.
-# Each code cell calls one step of `dimred.experiments.PAPER_NAME`; `Report.show` writes its tables
+# Each code cell calls one step of `papers.PAPER_NAME`; `Report.show` writes its tables
 # and figures to `output_dir` and shows them here.
 
 # %% tags=["parameters"]
@@ -30,10 +30,10 @@ seed = 0
 n_jobs = 2
 
 # %%
-from dimred.compendium.plotting import use_style
-from dimred.compendium.published import load_published
-from dimred.compendium.reporting import Report
-from dimred.experiments import PAPER_NAME as protocol
+from compendium.plotting import use_style
+from compendium.published import load_published
+from compendium.reporting import Report
+from papers import PAPER_NAME as protocol
 
 use_style()
 p = protocol.params(quick, seed=seed, n_jobs=n_jobs)

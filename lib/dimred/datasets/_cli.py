@@ -8,7 +8,7 @@
 Without DATASET, ``fetch`` and ``verify`` cover the datasets not marked ``optional`` in
 the registry (AwA2: a 301 MB download, not mirrored); name an optional one to include it.
 Like make, the command uses ``../shared/data`` as the mirror when ``DIMRED_DATA_MIRROR``
-is unset (:func:`~dimred.compendium.paths.adopt_shared_mirror`). ``fetch`` first probes
+is unset (:func:`~dimred.datasets.locations.adopt_shared_mirror`). ``fetch`` first probes
 every source of every file at once (:func:`~dimred.datasets.probe_sources`), so that
 without network it fails within seconds, with one message saying what is missing and
 how to get it (:func:`~dimred.datasets.sources.explain_missing`).
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ..compendium.paths import adopt_shared_mirror, cache_dir, mirror_dir
 from .adding import add_copies
+from .locations import adopt_shared_mirror, cache_dir, mirror_dir
 from .registry import (
     DataError,
     Dataset,

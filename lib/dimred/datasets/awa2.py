@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from ..compendium.paths import cache_dir
+from .locations import cache_dir
 from .registry import DataIntegrityWarning, Registry, fetch, file_sha256, load_registry
 
 __all__ = [

@@ -69,7 +69,7 @@ import pooch
 import requests
 from tqdm import tqdm
 
-from ..compendium.paths import DATA_DIR, cache_dir, mirror_dir
+from .locations import REGISTRY_PATH, cache_dir, mirror_dir
 
 __all__ = [
     "PROBE_TIMEOUT",
@@ -94,9 +94,6 @@ __all__ = [
     "probe_sources",
     "verify_cache",
 ]
-
-#: Default location of the registry.
-REGISTRY_PATH = DATA_DIR / "registry.toml"
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _POOCH_MISMATCH = re.compile(r"but got ([0-9a-fA-F]+)")
@@ -952,7 +949,7 @@ def probe_sources(
     registry : Registry, optional
         Default: :func:`load_registry`.
     cache : bool or path-like
-        ``True``: :func:`~dimred.compendium.paths.cache_dir`; a path: that folder;
+        ``True``: :func:`~dimred.datasets.locations.cache_dir`; a path: that folder;
         ``False``: ignore cached copies (and the archives in the cache).
     mirror : bool, path-like or None
         ``True``: ``DIMRED_DATA_MIRROR`` (if set); a path: that folder;

@@ -33,7 +33,7 @@ from pathlib import Path
 from types import MappingProxyType
 from urllib.parse import urlparse
 
-from ..compendium.paths import cache_dir, mirror_dir
+from .locations import cache_dir, mirror_dir
 from .registry import Registry, SourceProbe, load_registry, probe_sources
 
 __all__ = ["DataSource", "choose_data_source", "ci_enabled", "explain_missing"]

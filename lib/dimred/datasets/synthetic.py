@@ -77,7 +77,7 @@ def ordinal_swiss_rolls(
     The paper gives only "partial swiss rolls, 200 instances per class, offset
     in 3D in accordance to their ordinality". The defaults were chosen, before
     any method was run, to have the three properties its text states about the
-    data (checked by ``tests/test_synthetic.py``):
+    data (checked by ``tests/unit/test_synthetic.py``):
 
     * every class centre lies inside its roll's curl, nearer to instances of
       an adjacent class than to its own ("the class centers are located closer
@@ -90,7 +90,7 @@ def ordinal_swiss_rolls(
     Among the configurations examined (turns ``(1, 2)`` or ``(1.5, 3)``,
     height 4, 8 or 12, seven offsets), this one satisfies the first property
     for every class and separates the classes best in 3-D. Other configurations
-    give other verdicts for PCA and LDA; ``dimred.experiments.bvp`` measures
+    give other verdicts for PCA and LDA; ``papers.bvp`` measures
     how the paper's claims depend on them.
 
     Parameters

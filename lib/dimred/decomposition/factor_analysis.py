@@ -26,7 +26,7 @@ product and one ``O(n d k)`` product for the signs at the end: at the survey's
 iteration (``benchmarks/bench_fa.py`` measures the fits: 1.4 to 4.5 times faster over
 Table VI's dimensions 2 to 512 there, where the Gram matrix itself takes most of the
 small fits). In exact arithmetic the result is scikit-learn's; in floating point it
-differs by rounding, which the EM does not amplify (``tests/test_factor_analysis.py``:
+differs by rounding, which the EM does not amplify (``tests/unit/test_factor_analysis.py``:
 factors within ``1e-7`` of their largest magnitude, the same iterations).
 
 Reference: Halko, N., Martinsson, P.-G. and Tropp, J. A. (2011). Finding structure with

@@ -98,7 +98,7 @@ def permutation_importances(forest, X, y, random_state=None):
     ``predict`` would make at every call), without its input checks; each feature is
     permuted in place and put back after the prediction. The permutations are the same
     draws as those of a fresh copy per feature, so the result is the same bit for bit
-    (``tests/test_forest_importance.py``), about 2-3 times faster (``make bench``:
+    (``tests/unit/test_forest_importance.py``), about 2-3 times faster (``make bench``:
     ``metrical_importance/benchmark_forest.md``).
     """
     rng = check_random_state(random_state)

@@ -1,7 +1,6 @@
 """Nonlinear embeddings: Fisher t-SNE (:mod:`.fisher_tsne`) on the Fisher metric of a
 Parzen classifier (:mod:`.fisher_metric`, its path sums compiled in
-:mod:`.fisher_compiled`), classical MDS (:mod:`.classical_mds`), and PCA, SMACOF and
-t-SNE maps whose numbers do not depend on the BLAS kernel (:mod:`.stable_maps`)."""
+:mod:`.fisher_compiled`, NumPy's to rounding) and classical MDS (:mod:`.classical_mds`)."""
 
 from .classical_mds import ClassicalMDS
 from .fisher_metric import (

@@ -118,7 +118,7 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     the SVD's (to about ``1e-14`` relative); a component with ``s_1 / s_i = 1e5``
     gets its eigenvalue to a relative error of up to ``eps64 * 1e10 = 2e-6``
     (measured: up to ``4e-7``) instead of about ``1e-12`` from the SVD
-    (``tests/test_classical_mds.py`` measures both). The
+    (``tests/unit/test_classical_mds.py`` measures both). The
     axes' accuracy depends on the gaps between eigenvalues in the same way,
     relative to ``eps64 * s_1^2`` instead of ``eps * s_1``. For the few leading
     components of an embedding this is immaterial; ask for ``solver="svd"`` when

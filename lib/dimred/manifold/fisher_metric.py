@@ -58,9 +58,10 @@ the same sums over all ``N`` points but two shortcuts, documented there: the
 path points' Parzen weights from the ``N x N`` squared Euclidean distances
 (``O(N)`` instead of ``O(N d)`` per path point, no score vectors) and Fisher
 distances for Euclidean candidate pairs only. Its path sums run compiled
-(:mod:`dimred.manifold.fisher_compiled`: two passes per chunk of pairs with NumPy's
-``exp`` between them), with the values of the NumPy passes (``_block_lengths``) bit for
-bit; ``make bench`` times both.
+(:mod:`dimred.manifold.fisher_compiled`: two plain passes per chunk of pairs with
+``np.exp`` between them), NumPy's passes (``_block_lengths``, the reference) to rounding
+(``rtol=1e-10`` in ``tests/unit/test_fisher_tsne.py``; CONTRIBUTING.md, "One standard of
+equality"); ``make bench`` times both.
 """
 
 import numbers
@@ -102,7 +103,7 @@ _BLOCK = 2**21
 #: (``_path_lengths(..., compiled=False)``; path points times pairs times Parzen
 #: points): small enough for the block's arrays to stay in the CPU's cache. Each pair's
 #: length is computed on its own row of the block, so the block size changes no value
-#: (``tests/test_fisher_tsne.py``).
+#: (``tests/unit/test_fisher_tsne.py``).
 _PATH_BLOCK = 2**18
 #: Pairs per task of the compiled path lengths (``_path_lengths``), which chunk them
 #: themselves (:data:`~dimred.manifold.fisher_compiled.CHUNK_FLOATS`).
@@ -518,9 +519,9 @@ def _path_lengths(squared, codes, n_classes, sigma, fractions, rows, cols, n_job
     ``squared`` holds the squared distances from every point (rows) to the
     Parzen points (columns, of classes ``codes``). The Parzen points are taken
     in class order, so that each class's sums are over a contiguous run of
-    columns. ``compiled``: the arithmetic of :func:`_block_lengths` in two compiled
-    passes per chunk of pairs (:mod:`dimred.manifold.fisher_compiled`, the same
-    values), else :func:`_block_lengths` itself on blocks of :data:`_PATH_BLOCK`
+    columns. ``compiled``: the mathematics of :func:`_block_lengths` in two compiled
+    passes per chunk of pairs (:mod:`dimred.manifold.fisher_compiled`, the same values
+    to rounding), else :func:`_block_lengths` itself on blocks of :data:`_PATH_BLOCK`
     floats. Blocks of pairs run on ``n_jobs`` threads.
     """
     order = np.argsort(codes, kind="stable")
@@ -562,9 +563,9 @@ def _block_lengths(a, b, starts, sigma, fractions):
 
 def _mean_over_steps(values):
     """Mean over axis 0 of ``values`` (steps x pairs), the steps added in order,
-    ``(v_0 + v_1) + v_2 ...``: NumPy's order for a block of two or more pairs. A
-    single pair's column NumPy would sum pairwise, and its length would then depend
-    on the block it falls in (``tests/test_fisher_tsne.py``)."""
+    ``(v_0 + v_1) + v_2 ...``, for every block alike: ``np.mean`` may sum a single
+    pair's column in another order, and a pair's length would then depend on the block
+    it falls in (``tests/unit/test_fisher_tsne.py``)."""
     total = values[0].copy()
     for row in values[1:]:
         total += row

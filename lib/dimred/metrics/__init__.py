@@ -1,7 +1,6 @@
 """Quality metrics of embeddings: class separation, order, within-class spread,
 neighbourhood preservation (:mod:`.embedding`), the co-ranking quality and R_NX
-(:mod:`.coranking`), the geometry of 2-D embeddings: axis lines, angle versus
-radius, cluster separation, distance preservation (:mod:`.embedding_geometry`), and the
+(:mod:`.coranking`), the
 scores of ordinal predictions (:mod:`.ordinal`) and the comparison of methods over
 datasets: ranks, Friedman, Nemenyi (:mod:`.comparison`)."""
 
@@ -17,23 +16,11 @@ from .embedding import (
     trustworthiness,
     within_class_share,
 )
-from .embedding_geometry import (
-    angle_radius_knn,
-    axis_lines,
-    centroid_separation_ratio,
-    circular_variance_by_class,
-    pairwise_distance_correlation,
-    polar_coordinates,
-)
 from .ordinal import ordinal_scores
 
 __all__ = [
     "adjacent_centres_nearer",
-    "angle_radius_knn",
     "average_ranks",
-    "axis_lines",
-    "centroid_separation_ratio",
-    "circular_variance_by_class",
     "continuity",
     "coranking_matrix",
     "coranking_quality",
@@ -44,8 +31,6 @@ __all__ = [
     "neighbourhood_scores",
     "order_correlation",
     "ordinal_scores",
-    "pairwise_distance_correlation",
-    "polar_coordinates",
     "projected_centres",
     "rnx_auc",
     "rnx_curve",

@@ -287,7 +287,7 @@ def trustworthiness_continuity(X, Y, n_neighbors=10):
     so a map with exactly tied distances (a symmetric design) is scored the same under
     any BLAS kernel; scikit-learn's ``trustworthiness`` (the same formula) breaks
     such ties by rounding noise. On data without ties the two agree
-    (``tests/test_coranking.py``).
+    (``tests/unit/test_coranking.py``).
 
     Parameters
     ----------

@@ -170,7 +170,7 @@ class ORML(_VectorRanker):
         Margin weight. Because the dual is homogeneous, ``alpha``, ``w`` and the
         thresholds all scale linearly with ``C`` and the predicted ranks do not
         depend on it at all (the paper's cross-validation of ``C`` is
-        therefore void; tested in ``tests/test_orml.py``).
+        therefore void; tested in ``tests/unit/test_orml.py``).
     ridge : float, default=0.0
         0 is the paper's Moore-Penrose pseudo-inverse of ``S``. ``S`` is
         singular whenever ``n_features >= n_samples - n_components(graph)``;

@@ -102,7 +102,7 @@ def simplex_qp(H, total=1.0, tol=1e-9, *, together=True):
         Tolerance of the feasibility checks, relative to the scale of ``H``.
     together : bool, default=True
         Solve the supports of one size together; ``False`` solves one system at a
-        time, the same solution bit for bit (``tests/test_simplex_qp.py``; the
+        time, the same solution bit for bit (``tests/unit/test_simplex_qp.py``; the
         baseline of ``make bench``).
 
     Returns

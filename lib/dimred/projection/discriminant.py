@@ -72,7 +72,7 @@ class LocalitySensitiveDiscriminantAnalysis(LinearProjection):
     ``(1 - alpha) X^T X`` added to the left and ``X^T X`` to the right-hand
     matrix. That shrinks every eigenvalue towards ``1 - alpha``, pulls the
     projection towards the directions of large total variance and makes the
-    right-hand matrix non-singular. ``tests/test_discriminant.py`` checks
+    right-hand matrix non-singular. ``tests/unit/test_discriminant.py`` checks
     which equation is solved here.
 
     Against Cai's code: ``scripts/verify_lsda_against_cai.py`` runs ``LSDA.m``

@@ -70,7 +70,7 @@ gives a scale-free profile (set1: ``(1.93, 1.93, 0)`` for every ``k``).
 ``cost="sum"`` with ``N delta``). On set1 (``N = 60``, ``delta = 1``) it shrinks the
 relevant dimensions to 0.5 (``k = 5``) down to 0.1 (``k = 30``) and to 0 at ``k = 40``;
 ``"sum"`` (default, the paper's formula as printed) keeps them near 1.
-``tests/test_relevance.py`` checks these statements.
+``tests/unit/test_relevance.py`` checks these statements.
 
 Every pair or candidate pairs (``neighbors``)
 ---------------------------------------------
@@ -81,9 +81,10 @@ a block the arithmetic on the pairs runs on chunks of :data:`CHUNK` rows' worth,
 temporaries stay in the CPU's cache; it is per pair or per row, so the chunks change
 no bit (only the block's sum of divergences and its BLAS product span its rows).
 With fixed widths that arithmetic is compiled instead (:mod:`dimred.relevance.nerv_compiled`,
-numba): a few passes over each chunk, the distances read off the Gram block, the same
-operations in NumPy's order, and ``exp`` and ``log`` left to NumPy, so the same values
-bit for bit on any CPU. NumPy's chunks stay the reference (``compiled=False``) and the
+numba): two plain passes over each chunk, the distances read off the Gram block and
+``np.exp`` between them, the same mathematics with the loops' own sums, so NumPy's
+values to rounding (``rtol=1e-10`` in ``tests/unit/test_relevance.py``; CONTRIBUTING.md, "One
+standard of equality"). NumPy's chunks stay the reference (``compiled=False``) and the
 path of adaptive widths, which are recalibrated within it.
 ``log q`` and ``(1 - gamma) q`` depend on ``Y`` and its widths only: they are computed
 at the first evaluation and kept while the pairs stay, as long as they fit in
@@ -110,7 +111,7 @@ for 99% of ``p``), and the pairs near in ``X_lambda`` but far in ``Y`` carry a l
 ``p log(p / q)``; the ``5 k`` nearest alone then gave relevances 25% off
 (relative to the largest; Spearman 0.956). With the probability floor they are
 about 3% off with about a quarter of the pairs, on set1 with two noise dimensions
-(``N = 180``) within 0.1% (``tests/test_relevance.py``; the agreement, the share of
+(``N = 180``) within 0.1% (``tests/unit/test_relevance.py``; the agreement, the share of
 pairs and the time against every pair: ``make bench``, ``benchmarks/bench_relevance.py``).
 
 Tie rule: the ``M`` nearest in ``X_lambda`` are taken in increasing (squared
@@ -394,7 +395,7 @@ class NeRVObjective:
         pair); ``0`` recomputes them at every evaluation (Notes).
     compiled : bool, default=True
         With fixed widths, the arithmetic on the pairs by
-        :mod:`dimred.relevance.nerv_compiled` (the same values bit for bit);
+        :mod:`dimred.relevance.nerv_compiled` (NumPy's values to rounding);
         ``False``: by NumPy (the reference).
 
     Attributes
@@ -416,7 +417,7 @@ class NeRVObjective:
     ``theta``: they are computed once per block and kept while the pairs stay
     (every pair, or until :meth:`refresh` adds some), when both fit in
     ``cache_floats``; otherwise each evaluation recomputes them. The values are
-    the same either way, bit for bit (``tests/test_relevance.py``; ``make bench``
+    the same either way, bit for bit (``tests/unit/test_relevance.py``; ``make bench``
     times both).
     """
 
@@ -577,7 +578,7 @@ class NeRVObjective:
         (:meth:`_block_terms`), for one BLAS product, and the column sums are
         ``np.add.reduce`` over its rows: the same additions in the same order as
         ``np.bincount`` (row by row, each row's own column adding ``+0.0``), bit for bit
-        (``tests/test_relevance.py``).
+        (``tests/unit/test_relevance.py``).
         """
         if self.pairs is not None:
             n, pairs = self.X.shape[0], block.pairs
@@ -594,7 +595,7 @@ class NeRVObjective:
         per row, so every value is that of the whole block at once, bit for bit; the
         divergences are summed over the whole block, as one array. With every pair the
         weights of a chunk are written into the Gram block's rows it has just read
-        (and 0 on their diagonal): the block then holds ``W`` (``tests/test_relevance.py``).
+        (and 0 on their diagonal): the block then holds ``W`` (``tests/unit/test_relevance.py``).
         With fixed widths and ``compiled``, :meth:`_compiled_terms` does it all instead.
         """
         index, pairs = block.index, block.pairs
@@ -623,7 +624,7 @@ class NeRVObjective:
 
     def _compiled_terms(self, block, log_q, q_part):
         """:meth:`_block_terms` by :mod:`dimred.relevance.nerv_compiled` (fixed widths):
-        the same values."""
+        the same values to rounding."""
         divergences = np.empty(block.pairs.size)
         pairs = None if self.pairs is None else (block.pairs.cols, block.pairs.indptr)
         weights, row_sums = nerv_compiled.pair_terms(

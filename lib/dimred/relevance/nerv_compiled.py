@@ -5,27 +5,32 @@
 ``(gamma p - (1 - gamma) q) log(p / q)`` of ``Q^NeRV`` and the pair weights
 ``W_ij = -beta_i (h_ij - p_ij sum_m h_im)`` (module docstring of
 :mod:`dimred.relevance.nerv`), as about fifteen NumPy passes over the pairs, each
-writing a temporary. :func:`pair_terms` does the same arithmetic in three compiled
-passes over a chunk of rows (four with every pair, whose weights go back into the Gram
-block), with the squared distances ``d2_ij`` read from the Gram block: the same
-operations in the same order, every sum over a row as NumPy's ``np.add.reduceat``
-forms it (the row's first term plus NumPy's pairwise sum of the others,
-:func:`~dimred.utils.numpy_order.reduceat_sum`), and ``exp``, ``log`` and the row sums
-of the log-softmax left to NumPy between the passes, on the same values as NumPy's path.
-So the results are NumPy's bit for bit on any CPU, whichever ``exp`` NumPy dispatches
-(its own AVX-512 versions, or the C library's); ``tests/test_relevance.py`` checks them.
+writing a temporary. :func:`pair_terms` does the same mathematics in two compiled
+passes over a chunk of rows, with ``np.exp`` between them (three with every pair,
+whose weights go back into the Gram block):
 
-A single compiled loop per row, with the C library's ``exp`` and ``log``, came first:
-it gave NumPy's bits only where NumPy calls the C library (CPUs without AVX-512F), so
-the compiled arithmetic could not run elsewhere. On such a CPU it was faster than these
-passes: the relevance paper's full run took a median of 104 s per NeRV fit of Table 2
-on 2,000 images with it and 116 s with the passes (20 fits each, one run each).
+1. each row's logits ``-beta_i d2_ij`` less their largest, the squared distances
+   ``d2_ij`` read off the Gram block;
+2. per row, the sum ``Z_i`` of the exponentiated logits, ``p = exp(logit) / Z_i``,
+   ``log p = logit - log Z_i``, the divergences, ``h`` and its row sum, the weights
+   and theirs.
+
+The sums are the loops' own (in any order: numba's ``fastmath`` licences), so the
+values are NumPy's to rounding, not bit for bit (``tests/unit/test_relevance.py`` holds the
+objective and gradient to ``rtol=1e-10`` and a fit's relevances to NumPy's;
+CONTRIBUTING.md, "One standard of equality"). ``np.exp`` runs between the passes
+because it is vectorised and numba's scalar ``exp`` is not: the second pass with
+numba's ``exp`` fused into it took twice as long as ``np.exp`` and the pass together,
+on a CPU with AVX-512 (where the C library's ``exp`` is the scalar one). ``make bench``
+times both paths (``benchmarks/bench_relevance.py``).
 """
+
+import math
 
 import numpy as np
 from numba import njit
 
-from ..utils.numpy_order import reduceat_sum
+from ..utils.kernels import FASTMATH, largest
 
 __all__ = ["pair_terms"]
 
@@ -34,131 +39,92 @@ __all__ = ["pair_terms"]
 STAGE_PAIRS = 2**15
 
 
-# ------------------------------------------------------------------ per row
+@njit(cache=True, fastmath=FASTMATH)
+def _shift(row, beta, lanes):
+    """Overwrite a row's squared distances by its logits ``-beta d2`` less their largest."""
+    for j in range(row.size):
+        row[j] = -beta * row[j]
+    top = largest(row, lanes)
+    for j in range(row.size):
+        row[j] -= top
 
 
-@njit(cache=True)
-def _distance(gram, squares, a, i, j):
-    """``max(|x_i|^2 + |x_j|^2 - 2 <x_i, x_j>, 0)``, in that order (``_Block.distances``)."""
-    return max(squares[i] + squares[j] - 2.0 * gram[a, j], 0.0)
-
-
-@njit(cache=True)
-def _every_pair_row(gram, squares, a, i, out):
-    """Squared distances of row ``i`` (the block's row ``a``) to every other point."""
-    for j in range(i):
-        out[j] = _distance(gram, squares, a, i, j)
-    for j in range(i + 1, gram.shape[1]):
-        out[j - 1] = _distance(gram, squares, a, i, j)
-
-
-@njit(cache=True)
-def _candidate_row(gram, squares, a, i, cols, out):
-    """Squared distances of row ``i`` (the block's row ``a``) to its candidates ``cols``."""
-    for k in range(cols.size):
-        out[k] = _distance(gram, squares, a, i, cols[k])
-
-
-@njit(cache=True)
-def _shift(d2, beta):
-    """Overwrite a row's ``d2`` by its logits ``-beta d2`` less their largest (the
-    shifted logits of ``_Pairs.log_softmax``)."""
-    top = -np.inf
-    for j in range(d2.size):
-        d2[j] = -beta * d2[j]
-        top = max(top, d2[j])
-    for j in range(d2.size):
-        d2[j] = d2[j] - top
-
-
-@njit(cache=True)
-def _row_weights(log_p, p, log_q, q_part, gamma, scaled_beta, h, divergences, weights):
-    """One row's terms of ``Q^NeRV`` (into ``divergences``) and pair weights (into
-    ``weights``) from its ``log p`` and ``p``; returns the weights' sum. ``h`` is
-    scratch: ``h = gamma p log(p/q) - (1 - gamma) q``, ``W = -scaled_beta (h - p sum h)``."""
-    m = log_p.size
-    for j in range(m):
-        log_ratio = log_p[j] - log_q[j]
-        p_part = gamma * p[j]
-        divergences[j] = (p_part - q_part[j]) * log_ratio
-        h[j] = p_part * log_ratio - q_part[j]
-    total_h = reduceat_sum(h, m)
-    for j in range(m):
-        weights[j] = -scaled_beta * (h[j] - p[j] * total_h)
-    return reduceat_sum(weights, m)
-
-
-@njit(cache=True)
-def _put_row(gram, a, i, weights):
-    """Write row ``i``'s weights into the block's row ``a``, 0 on its own column."""
-    gram[a, :i] = weights[:i]
-    gram[a, i] = 0.0
-    gram[a, i + 1 :] = weights[i:]
-
-
-# ------------------------------------------------------------- per chunk
-
-
-@njit(cache=True)
+@njit(cache=True, fastmath=FASTMATH)
 def _every_pair_logits(gram, squares, start, first, stop, precision, out):
-    """Shifted logits of the block's rows ``first .. stop - 1`` over every pair, into
-    ``out``."""
-    n = gram.shape[1]
+    """Pass 1 with every pair: the shifted logits of the block's rows ``first .. stop - 1``
+    (point ``i = start + a`` for the block's row ``a``), its own column left out."""
+    n, lanes = gram.shape[1], np.empty(8)
     for a in range(first, stop):
+        i = start + a
         row = out[(a - first) * (n - 1) : (a - first + 1) * (n - 1)]
-        _every_pair_row(gram, squares, a, start + a, row)
-        _shift(row, precision[start + a])
+        for j in range(i):
+            row[j] = max(squares[i] + squares[j] - 2.0 * gram[a, j], 0.0)
+        for j in range(i + 1, n):
+            row[j - 1] = max(squares[i] + squares[j] - 2.0 * gram[a, j], 0.0)
+        _shift(row, precision[i], lanes)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=FASTMATH)
 def _candidate_logits(gram, squares, start, first, stop, precision, cols, indptr, out):
-    """Shifted logits of the block's rows ``first .. stop - 1`` over their candidates,
-    into ``out``."""
-    base = indptr[first]
+    """Pass 1 with candidate pairs: the shifted logits of the block's rows
+    ``first .. stop - 1`` over their candidates ``cols``."""
+    base, lanes = indptr[first], np.empty(8)
     for a in range(first, stop):
+        i = start + a
         row = out[indptr[a] - base : indptr[a + 1] - base]
-        _candidate_row(gram, squares, a, start + a, cols[indptr[a] : indptr[a + 1]], row)
-        _shift(row, precision[start + a])
+        for k in range(row.size):
+            j = cols[indptr[a] + k]
+            row[k] = max(squares[i] + squares[j] - 2.0 * gram[a, j], 0.0)
+        _shift(row, precision[i], lanes)
 
 
-@njit(cache=True)
-def _less_row_values(values, indptr, per_row):
-    """``values - per_row[rows]``, in place: ``log p`` from the shifted logits."""
-    for a in range(per_row.size):
-        for k in range(indptr[a], indptr[a + 1]):
-            values[k] = values[k] - per_row[a]
-
-
-@njit(cache=True)
-def _chunk_weights(log_p, p, log_q, q_part, gamma, scaled_beta, indptr, h, divergences, weights):
-    """:func:`_row_weights` of each row of a chunk (pairs ``indptr[a]:indptr[a + 1]``)."""
+@njit(cache=True, fastmath=FASTMATH)
+def _chunk_weights(logits, p, log_q, q_part, gamma, scaled_beta, indptr, divergences, weights):
+    """Pass 2: per row ``a`` (pairs ``indptr[a]:indptr[a + 1]``), ``p`` from the
+    exponentiated logits, the divergences and the weights; returns the rows' sums of
+    weights. ``weights`` holds ``h`` until it is overwritten."""
     sums = np.empty(indptr.size - 1)
     for a in range(sums.size):
-        span = slice(indptr[a], indptr[a + 1])
-        sums[a] = _row_weights(
-            log_p[span], p[span], log_q[span], q_part[span], gamma, scaled_beta[a],
-            h[span], divergences[span], weights[span],
-        )  # fmt: skip
+        first, stop = indptr[a], indptr[a + 1]
+        total = 0.0
+        for k in range(first, stop):
+            total += p[k]
+        log_total = math.log(total)
+        total_h = 0.0
+        for k in range(first, stop):
+            p[k] = p[k] / total
+            log_ratio = logits[k] - log_total - log_q[k]
+            p_part = gamma * p[k]
+            divergences[k] = (p_part - q_part[k]) * log_ratio
+            weights[k] = p_part * log_ratio - q_part[k]
+            total_h += weights[k]
+        row_sum = 0.0
+        for k in range(first, stop):
+            weights[k] = -scaled_beta[a] * (weights[k] - p[k] * total_h)
+            row_sum += weights[k]
+        sums[a] = row_sum
     return sums
 
 
 @njit(cache=True)
 def _put_rows(weights, gram, start, first, stop):
-    """:func:`_put_row` of the block's rows ``first .. stop - 1`` (weights of every pair,
-    row by row)."""
+    """Write the weights of the block's rows ``first .. stop - 1`` (every pair, row by
+    row) into the Gram block, 0 on each row's own column."""
     n = gram.shape[1]
     for a in range(first, stop):
-        _put_row(gram, a, start + a, weights[(a - first) * (n - 1) : (a - first + 1) * (n - 1)])
+        i = start + a
+        row = weights[(a - first) * (n - 1) : (a - first + 1) * (n - 1)]
+        gram[a, :i] = row[:i]
+        gram[a, i] = 0.0
+        gram[a, i + 1 :] = row[i:]
 
 
 def pair_terms(gram, squares, start, precision, log_q, q_part, gamma, scale, divergences, pairs):
     """Pair weights and their row sums of a block of rows ``start, start + 1, ...``.
 
-    The rows are taken a chunk of about :data:`STAGE_PAIRS` pairs at a time. For each
-    chunk a compiled pass forms the shifted logits (``_Pairs.log_softmax``), NumPy
-    exponentiates them, sums each row (``np.add.reduceat``) and takes the logarithms of
-    the sums, a compiled pass forms ``log p``, NumPy exponentiates it, and a last compiled
-    pass forms the divergences and the weights (``_pair_weights``).
+    The rows are taken a chunk of about :data:`STAGE_PAIRS` pairs at a time: a compiled
+    pass forms the shifted logits, ``np.exp`` exponentiates them, and a second compiled
+    pass forms ``p``, the divergences and the weights (``_pair_weights``).
 
     Parameters
     ----------
@@ -197,7 +163,7 @@ def pair_terms(gram, squares, start, precision, log_q, q_part, gamma, scale, div
     step = max(1, STAGE_PAIRS // int(np.max(np.diff(indptr))))
     bounds = np.append(np.arange(0, n_rows, step), n_rows)
     size = int(np.max(np.diff(indptr[bounds])))
-    logits, p, h = np.empty(size), np.empty(size), np.empty(size)
+    logits, p = np.empty(size), np.empty(size)
     weights = np.empty(size if pairs is None else cols.size)
     row_sums = np.empty(n_rows)
     for first, stop in zip(bounds[:-1], bounds[1:], strict=True):
@@ -211,12 +177,10 @@ def pair_terms(gram, squares, start, precision, log_q, q_part, gamma, scale, div
                 gram, squares, start, first, stop, precision, cols, indptr, logits[:m]
             )
         np.exp(logits[:m], out=p[:m])
-        _less_row_values(logits[:m], local, np.log(np.add.reduceat(p[:m], local[:-1])))
-        np.exp(logits[:m], out=p[:m])
         chunk = weights[:m] if pairs is None else weights[span]
         row_sums[first:stop] = _chunk_weights(
             logits[:m], p[:m], log_q[span], q_part[span], gamma,
-            scale * precision[start + first : start + stop], local, h[:m], divergences[span], chunk,
+            scale * precision[start + first : start + stop], local, divergences[span], chunk,
         )  # fmt: skip
         if pairs is None:
             _put_rows(chunk, gram, start, first, stop)

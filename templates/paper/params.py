@@ -1,0 +1,52 @@
+"""Settings and data of the paper PAPER_TITLE (full reference: ``data/papers.toml``,
+PAPER_NAME): :func:`params` decides every setting of a run, :func:`load_data` reads the
+data. The steps live in one module per table or figure group (:mod:`.table1`).
+"""
+
+from dataclasses import dataclass
+
+from sklearn.datasets import make_classification
+
+__all__ = ["DATA", "PAPER", "Params", "load_data", "params"]
+
+#: Folder of the paper under ``data/published``, ``figures`` and ``notebooks``.
+PAPER = "PAPER_NAME"
+
+
+@dataclass(frozen=True)
+class Params:
+    """Every setting of one run, decided in :func:`params`.
+
+    Attributes
+    ----------
+    quick : bool
+        The quick parameter set (tests, ``make figures QUICK=1``): well under a minute.
+    seed : int
+        Seeds every random choice; repetition ``r`` uses ``seed + r``.
+    n_jobs : int or None
+        joblib workers.
+    n_samples : int
+        Size of the example data (replace by the paper's own settings).
+    """
+
+    quick: bool = False
+    seed: int = 0
+    n_jobs: int | None = 2
+    n_samples: int = 1000
+
+
+def params(quick=False, *, seed=0, n_jobs=2):
+    """The full (paper) or quick parameter set."""
+    if quick:
+        return Params(True, seed, n_jobs, n_samples=200)
+    return Params(False, seed, n_jobs)
+
+
+#: Which data the tables come from (``compendium.reporting.DATA_KINDS``).
+DATA = "synthetic (make_classification)"
+
+
+def load_data(p):
+    """The paper's data (here: a seeded synthetic example; use :mod:`dimred.datasets`)."""
+    X, y = make_classification(p.n_samples, n_features=10, n_informative=3, random_state=p.seed)
+    return {"example": (X, y)}

@@ -1,0 +1,248 @@
+"""The book (``make book``): built once per session, checked like a site, read in a browser.
+
+The book is built from the committed executed notebooks (``figures/<paper>/<paper>.ipynb``)
+when every paper has one, else from this session's quick runs, published the same way. The
+build treats every Sphinx warning as an error and checks every internal link and image
+(:func:`compendium.book.build` raises otherwise). Headless Chromium (Debian's
+``chromium`` and ``chromium-driver``, driven by selenium) then opens the landing page and
+every chapter: every image must have loaded, the reproduction table must be there and work,
+and the browser's console must show no error. Without Chromium the browser test skips;
+under CI (``CI`` set) it fails instead.
+"""
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+
+import nbformat
+import pandas as pd
+import pytest
+from test_book_references import PENDING, WORKSPACE_TEXT, pending
+
+import dimred
+from compendium import book, notebooks, papers, paths, reporting
+from dimred.datasets import ci_enabled
+from papers import PAPERS
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+#: The flags of every headless Chromium the tests start: no network beyond 127.0.0.1.
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+
+def committed_figures():
+    """``figures/`` when every paper's executed notebook is committed there, else ``None``."""
+    complete = all((paths.FIGURES_DIR / p / f"{p}.ipynb").is_file() for p in PAPERS)
+    return paths.FIGURES_DIR if complete else None
+
+
+def quick_figures(quick_run, root):
+    """A figures folder of this session's quick runs, each executed notebook published."""
+    for paper in PAPERS:
+        figures, executed = quick_run(paper)
+        shutil.copytree(figures, root / paper)
+        nbformat.write(executed, root / paper / "executed.ipynb")
+        source = notebooks.notebook_path(paper)
+        notebooks.publish(root / paper / "executed.ipynb", root / paper / f"{paper}.ipynb", source)
+    reporting.assemble(root, readme=root / "no-readme.md")
+    return root
+
+
+@pytest.fixture(scope="session")
+def figures(request, tmp_path_factory):
+    """Where the book is built from: the committed runs, or this session's quick runs."""
+    committed = committed_figures()
+    if committed is not None:
+        return committed
+    quick_run = request.getfixturevalue("quick_run")
+    return quick_figures(quick_run, tmp_path_factory.mktemp("book-figures"))
+
+
+@pytest.fixture(scope="session")
+def site(figures, tmp_path_factory):
+    """The book, built once per session (Sphinx warnings are errors; links checked)."""
+    return book.build(figures, tmp_path_factory.mktemp("book") / "html")
+
+
+def chapter(site, paper):
+    return site / "papers" / f"{paper}.html"
+
+
+@pytest.mark.notebook
+def test_book_has_a_landing_page_a_chapter_per_paper_and_an_api_reference(site, figures):
+    landing = (site / "index.html").read_text(encoding="utf-8")
+    for key, paper in papers.load_papers().items():
+        assert chapter(site, key).is_file()
+        assert f'href="papers/{key}.html"' in landing
+        assert paper.link in landing
+    for page in ("summary", "api", "contributing"):
+        assert (site / f"{page}.html").is_file()
+    api = (site / "api.html").read_text(encoding="utf-8")
+    assert all(f"dimred.{name}" in api for name in dimred.__all__)
+
+
+def test_compiled_functions_are_listed_as_functions():
+    """A function compiled by numba is on the API page as a function, with its summary."""
+    from papers.metrical_importance import forest_compiled
+
+    assert book.defined_names(forest_compiled) == ["grow_forest", "rank_values"]
+    item = book._api_item(forest_compiled, "grow_forest")
+    assert item.startswith(
+        "- :py:func:`~papers.metrical_importance.forest_compiled.grow_forest`: Sum over trees"
+    )
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("paper", PAPERS)
+def test_chapter_ends_with_its_reproduction_table(site, figures, paper):
+    page = chapter(site, paper).read_text(encoding="utf-8")
+    report = pd.read_csv(figures / paper / "reproduction.csv")
+    rows = re.findall(r'<tr data-status="(\w+)">', page)
+    assert rows == report["status"].tolist()
+    for status in set(rows):
+        assert f'class="col-status status status-{status}"' in page
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("paper", [pending(paper) for paper in PAPERS])
+def test_chapter_cites_no_workspace_path(site, paper):
+    assert not WORKSPACE_TEXT.search(chapter(site, paper).read_text(encoding="utf-8"))
+
+
+@pytest.mark.notebook
+def test_other_pages_cite_no_workspace_path(site):
+    chapters = {chapter(site, paper) for paper in PENDING}
+    for page in site.rglob("*.html"):
+        if page not in chapters:
+            assert not WORKSPACE_TEXT.search(page.read_text(encoding="utf-8")), page.name
+
+
+def test_a_broken_link_or_a_remote_resource_is_reported(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<a href="sub/page.html#here">ok</a><a href="#top" id="top">top</a>'
+        '<a href="sub/page.html#nowhere">x</a><img src="_images/missing.png">'
+        '<script src="https://cdn.example.org/x.js"></script><a href="https://example.org">y</a>'
+    )
+    (tmp_path / "sub" / "page.html").write_text('<p id="here"><a href="../index.html">up</a></p>')
+    assert book.check_site(tmp_path) == [
+        "index.html: loads https://cdn.example.org/x.js from the network",
+        "index.html: sub/page.html#nowhere: no #nowhere in page.html",
+        "index.html: _images/missing.png: no such file",
+    ]
+
+
+# --------------------------------------------------------------------------------- browser
+@pytest.fixture(scope="session")
+def served(site):
+    """The book served over HTTP on 127.0.0.1: its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium driven by selenium (Debian's packages; nothing is downloaded)."""
+    if not (CHROMIUM and CHROMEDRIVER):
+        message = (
+            "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
+        )
+        if ci_enabled():
+            pytest.fail(f"CI is set: the browser test must run: {message}", pytrace=False)
+        pytest.skip(message)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument("--window-size=1280,1000")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+#: Every image of the page with whether it loaded: lazy images are made eager first.
+IMAGES = """
+const done = arguments[arguments.length - 1];
+const images = Array.from(document.images);
+images.forEach((image) => { image.loading = "eager"; });
+Promise.all(images.map((image) => image.decode().catch(() => null))).then(() =>
+  done(images.map((image) => [image.currentSrc || image.src, image.naturalWidth])));
+"""
+
+
+#: The number of rows of the page's reproduction table.
+ROWS = "return document.querySelectorAll('table.reproduction tbody tr').length"
+
+
+def open_page(driver, url):
+    """Load ``url``; return its images as ``(src, natural width)`` and its console errors."""
+    driver.get(url)
+    images = driver.execute_async_script(IMAGES)
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    return images, errors
+
+
+@pytest.mark.notebook
+def test_pages_load_every_image_without_console_errors(browser, served):
+    pages = ["index.html"] + [f"papers/{paper}.html" for paper in PAPERS]
+    for page in pages:
+        images, errors = open_page(browser, f"{served}/{page}")
+        assert not errors, f"{page}: console errors {errors}"
+        assert all(width > 0 for _, width in images), f"{page}: not loaded {images}"
+        if page.startswith("papers/"):
+            assert images, f"{page}: a chapter shows its figures"
+            rows = browser.execute_script(ROWS)
+            assert rows > 0, f"{page}: no reproduction table"
+
+
+@pytest.mark.notebook
+def test_reproduction_table_filters_and_sorts(browser, served, figures):
+    paper = PAPERS[0]
+    report = pd.read_csv(figures / paper / "reproduction.csv")
+    status = report["status"].value_counts().index[-1]
+    browser.get(f"{served}/papers/{paper}.html")
+    shown = browser.execute_script(
+        """
+        const select = document.querySelector(".reproduction-controls select");
+        select.value = arguments[0];
+        select.dispatchEvent(new Event("change"));
+        const rows = Array.from(document.querySelectorAll("table.reproduction tbody tr"));
+        return rows.filter((row) => !row.hidden).map((row) => row.dataset.status);
+        """,
+        status,
+    )
+    assert shown == [status] * int((report["status"] == status).sum())
+    items = browser.execute_script(
+        """
+        const headers = Array.from(document.querySelectorAll("table.reproduction thead th"));
+        const column = headers.findIndex((header) => header.textContent === "item");
+        headers[column].click();
+        return Array.from(document.querySelectorAll("table.reproduction tbody tr"))
+          .map((row) => row.cells[column].textContent);
+        """
+    )
+    assert items == sorted(report["item"].astype(str), key=str.lower)
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
