@@ -100,12 +100,12 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.svm import LinearSVC
 
 from compendium import paths
+from compendium.cost import fit_exponent, measure
 from compendium.reporting import write_table
 from dimred.datasets import awa2_like
+from dimred.manifold import ClassicalMDS
 from papers.awa2_dr_survey.data import SYNTHETIC_LABEL
 from papers.awa2_dr_survey.pipelines import svc_accuracy
-from dimred.manifold import ClassicalMDS
-from compendium.cost import fit_exponent, measure
 
 FULL_SIZES = (2000, 5000, 10000, 37322)
 QUICK_SIZES = (300, 600, 1200)

@@ -2,7 +2,7 @@
 AwA2's size (a measurement script for a machine with a CUDA GPU: not a test, not a CI step).
 
 The notebook trains the autoencoder where it runs: on a CPU for ``ae_epochs`` (50), on a
-GPU for the paper's 200 (:meth:`~papers.awa2_dr_survey.protocol.Params.ae_schedule`),
+GPU for the paper's 200 (:meth:`~papers.awa2_dr_survey.data.Params.ae_schedule`),
 and records which in ``table13_metrics``. The compendium's runs have had no GPU. This
 script runs what needs one, on a machine that has one, in three steps:
 
@@ -68,7 +68,7 @@ SMOKE = SimpleNamespace(device="cpu", schedules=(2, 1), awa2_n=300, dims=(2,))
 def prepare(folder):
     """The full run's stand-in data, as float32, with its split and Table XIII's sizes."""
     from compendium.published import load_published
-    from papers.awa2_dr_survey import protocol
+    from papers import awa2_dr_survey as protocol
 
     p = protocol.params(False)
     data = protocol.load_data(p)

@@ -98,7 +98,7 @@ def cross_paper(profile):
 
 def _awa2(step):
     def job(profile):
-        from papers.awa2_dr_survey import protocol
+        from papers import awa2_dr_survey as protocol
 
         p, published = protocol.params(False), _published(protocol)
         data = protocol.load_data(p)

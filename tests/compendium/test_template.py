@@ -19,9 +19,7 @@ def toy_paper(tmp_path, monkeypatch):
     """``toy_paper`` created from the template in a scratch checkout, importable."""
     files = create("toy_paper", "A toy paper", root=tmp_path)
     monkeypatch.setattr(paths, "PUBLISHED_DIR", tmp_path / "data" / "published")
-    monkeypatch.setattr(
-        papers, "__path__", [*papers.__path__, str(files[0].parent.parent)]
-    )
+    monkeypatch.setattr(papers, "__path__", [*papers.__path__, str(files[0].parent.parent)])
     yield tmp_path, importlib.import_module("papers.toy_paper")
     for module in [m for m in sys.modules if m.startswith("papers.toy_paper")]:
         del sys.modules[module]

@@ -150,6 +150,4 @@ def test_make_lab_serves_the_repository_root_with_the_compendium_manager():
     makefile = (paths.ROOT / "Makefile").read_text()
     recipe = makefile.split("\nlab:", 1)[1].split("\n\n", 1)[0]
     assert "--ServerApp.root_dir=." in recipe
-    assert "--ServerApp.contents_manager_class=compendium.lab.CompendiumContentsManager" in (
-        recipe
-    )
+    assert "--ServerApp.contents_manager_class=compendium.lab.CompendiumContentsManager" in recipe

@@ -8,7 +8,8 @@ import pytest
 from compendium import paths
 from compendium.published import load_published
 from compendium.reporting import MIN_DRAWS
-from papers.awa2_dr_survey import leak, protocol, text
+from papers import awa2_dr_survey as protocol
+from papers.awa2_dr_survey import leak, text
 from papers.awa2_dr_survey.data import STANDIN_LABEL, SYNTHETIC_LABEL
 
 FOLDER = paths.FIGURES_DIR / "awa2_dr_survey"

@@ -95,7 +95,10 @@ def test_makefile_builds_every_paper():
     """make's PAPERS is the list of data/papers.toml, each paper a target of its own."""
     printed = subprocess.run(
         ["make", "-s", "--eval", "print-papers: ; @echo $(PAPERS)", "print-papers"],
-        cwd=paths.ROOT, capture_output=True, text=True, check=True,
+        cwd=paths.ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert printed.split() == list(PAPERS) == list(paths.paper_keys())
     dry = subprocess.run(

@@ -1,5 +1,5 @@
 """The AwA2 survey's protocol: pipelines, cells, claims, text numbers, data fallback, the
-label leak sweep, the SVC workload and the findings."""
+label leak sweep, the SVC fits of the protocol and the findings."""
 
 import math
 from collections import Counter
@@ -19,17 +19,16 @@ from compendium.published import load_published
 from compendium.reporting import MIN_DRAWS, check_data_label
 from dimred.datasets import AWA2_SHAPE, awa2_like
 from dimred.datasets.registry import DataDownloadError, DataIntegrityError
+from papers import awa2_dr_survey as protocol
 from papers.awa2_dr_survey import (
     cells,
     claims,
     costs,
     leak,
     pipelines,
-    protocol,
     protocol_cost,
     summary,
     text,
-    workload,
 )
 from papers.awa2_dr_survey import data as awa2_data
 from papers.awa2_dr_survey.data import (
@@ -415,7 +414,7 @@ def test_leak_ratios_are_derived_from_the_runs_and_awa2s_sizes():
     )  # fmt: skip
     # the quick run's sweep at all pixels of its 400 images is the quick run's ratio: swept once
     assert [name for name, _ in quick.leak_ratios] == ["quick_run", "standin", "awa2"]
-    assert full.leak_draws >= MIN_DRAWS and full.leak_n == protocol.LEAK_N
+    assert full.leak_draws >= MIN_DRAWS and full.leak_n == awa2_data.LEAK_N
 
 
 def test_ratio_sizes():
@@ -443,11 +442,11 @@ def test_best_other_cell_of_the_paper():
     }
 
 
-# ---------------------------------------------------------------------------- workload
+# ------------------------------------------------------------------------ svc fits
 def test_svc_fits_at_awa2s_size():
     """The protocol's SVC fits on all of AwA2, from the grids: 23 of 223 see 1,000
     features or more, Table I's 7 all 2,048."""
-    fits = workload.svc_fits(PUBLISHED, protocol.params(), *AWA2_SHAPE, 50)
+    fits = protocol_cost.svc_fits(PUBLISHED, protocol.params(), *AWA2_SHAPE, 50)
     assert len(fits) == 223
     large = fits[fits["n_features"] >= 1000]
     assert len(large) == 23 and fits["n_features"].max() == 2048
@@ -480,7 +479,7 @@ def _unit_exponents():
 
 def test_protocol_cost_totals_follow_the_rows():
     p = protocol.params()
-    fits = workload.svc_fits(PUBLISHED, p, *AWA2_SHAPE, 50)
+    fits = protocol_cost.svc_fits(PUBLISHED, p, *AWA2_SHAPE, 50)
     m = {f"lle_K{k}_seconds": 10.0 for k in PUBLISHED["table10"]["n_neighbors"].unique()}
     m["lle_points"] = 5000
     # This run's t-SNE times: every 3-D map three times its 2-D one, exact ones by d.
@@ -509,7 +508,7 @@ def test_protocol_cost_totals_follow_the_rows():
     table1 = svc.set_index("step").loc["table1"]
     assert table1["predicted_s"] == pytest.approx(7 * 200.0, abs=0.1)  # 7 cells on all features
     kpca = rows[rows["operation"].str.startswith("kernel PCA")].iloc[0]
-    n_train = workload.n_train_of(AWA2_SHAPE[0])
+    n_train = protocol_cost.n_train_of(AWA2_SHAPE[0])
     assert kpca["predicted_s"] == pytest.approx(4 * 100.0 * n_train / 10_000, abs=0.1)
     assert kpca["peak_MiB"] == pytest.approx(2 * 1000.0 * n_train / 10_000, abs=1)  # 2 workers
     hours = total["predicted_s"] / 3600
@@ -619,11 +618,11 @@ def test_awa2_path_decides_every_claim_it_has_measurements_for(awa2_path):
 
 
 def test_svc_fits_are_those_the_steps_make(awa2_path):
-    """:func:`~workload.svc_fits` lists, step by step, the fits a run makes."""
+    """:func:`~protocol_cost.svc_fits` lists, step by step, the fits a run makes."""
     data, _, _, fits = awa2_path
     run = data["run"]
     p = protocol.params(quick=True)
-    listed = workload.svc_fits(PUBLISHED, p, len(run.y), run.X.shape[1], np.unique(run.y).size)
+    listed = protocol_cost.svc_fits(PUBLISHED, p, len(run.y), run.X.shape[1], np.unique(run.y).size)
     for step, tables in STEP_TABLES.items():
         part = listed[listed["table"].isin(tables)]
         expected = Counter(

@@ -1,6 +1,5 @@
 """PCA, SMACOF and t-SNE maps whose numbers do not depend on the BLAS kernel."""
 
-
 import numpy as np
 import pytest
 from conftest import factorial_design

@@ -26,17 +26,21 @@ from .common import measurements, metrics_table
 from .data import SYNTHETIC_LABEL
 from .findings import predicate
 from .protocol_cost import LABEL as PROTOCOL_LABEL
-from .protocol_cost import protocol_cost
+from .protocol_cost import (
+    SVC_LINEAR,
+    bench_sizes,
+    n_train_of,
+    predict_at,
+    protocol_cost,
+    svc_fits,
+)
 from .text import EXPONENT_TOLERANCE
-from .workload import bench_sizes, n_train_of, predict_at, svc_fits
 
 __all__ = ["AWA2_CLASSES", "cost"]
 
 AWA2_N, AWA2_FEATURES = AWA2_SHAPE
 #: Classes of AwA2.
 AWA2_CLASSES = 50
-#: The bench's label of the paper's classifier (one cell: fit, predict test and training part).
-SVC_LINEAR = "SVC(kernel='linear', C=1)"
 #: Which data the count of SVC fits came from: none, the paper's grids at AwA2's shape.
 FITS_LABEL = "published (the paper's grids at AwA2's shape)"
 #: Features from which an SVC fit counts as large.
@@ -90,7 +94,7 @@ def cost(data, published, p, results):
     the whole protocol's cost at AwA2's size (:mod:`.protocol_cost`).
 
     The SVC fits are those of this run's parameters on all of AwA2
-    (:func:`~.workload.svc_fits`); one fit on all features costs what ``make bench``
+    (:func:`~.protocol_cost.svc_fits`); one fit on all features costs what ``make bench``
     measured for one cell of the paper's classifier (fit, then both predictions).
     """
     run = data["run"]

@@ -1,4 +1,5 @@
-"""The data of a run: AwA2 when it can be obtained, otherwise the labelled stand-in.
+"""The settings and the data of a run: :class:`Params` (:func:`params`), and AwA2 when it
+can be obtained, otherwise the labelled stand-in (:func:`load_data`).
 
 The survey's data are the AwA2 ResNet-101 features (37,322 x 2,048, 50 classes;
 :func:`~dimred.datasets.load_awa2`), an optional dataset: no copy is mirrored and
@@ -25,17 +26,26 @@ from sklearn.model_selection import train_test_split
 
 from compendium.reporting import Artefacts
 from dimred import datasets
+from dimred.datasets import AWA2_SHAPE
 from dimred.datasets.registry import DataError
+from dimred.neural.autoencoder import resolve_device
+
+from .pipelines import Split
 
 __all__ = [
     "AWA2_LABEL",
+    "PAPER",
+    "Params",
     "STANDIN_CLASSES",
     "STANDIN_FEATURES",
     "STANDIN_LABEL",
     "SYNTHETIC_LABEL",
     "RunData",
     "data_notice",
+    "leak_ratios",
+    "load_data",
     "load_run_data",
+    "params",
     "stratified_subsample",
 ]
 
@@ -178,3 +188,130 @@ def data_notice(run):
             "`python -m dimred.datasets add awa2-resnet101 PATH`."
         )
     return Artefacts(notes=[text])
+
+
+#: Folder of the paper under ``data/published``, ``figures`` and ``notebooks``.
+PAPER = "awa2_dr_survey"
+#: Stand-in images per class of the full and of the quick run.
+FULL_STANDIN_PER_CLASS, QUICK_STANDIN_PER_CLASS = 500, 40
+#: Points of each draw of the full run's leak sweep.
+LEAK_N = 2000
+
+
+def leak_ratios(leak_n):
+    """The ratios ``n / p`` of the leak sweep (:mod:`.leak`), by name.
+
+    The quick run's stand-in and the full one's (images / pixels), every pixel of
+    ``leak_n`` images, and AwA2's 37,322 / 2,048; a ratio met twice is swept once.
+    """
+    ratios = {
+        "quick_run": QUICK_STANDIN_PER_CLASS * STANDIN_CLASSES / STANDIN_FEATURES,
+        "all_pixels": leak_n / STANDIN_FEATURES,
+        "standin": FULL_STANDIN_PER_CLASS * STANDIN_CLASSES / STANDIN_FEATURES,
+        "awa2": AWA2_SHAPE[0] / AWA2_SHAPE[1],
+    }
+    unique = {round(ratio, 2): name for name, ratio in reversed(ratios.items())}
+    return tuple((name, ratios[name]) for name in ratios if name in unique.values())
+
+
+@dataclass(frozen=True)
+class Params:
+    """Every setting of one run, decided in :func:`params`.
+
+    Attributes
+    ----------
+    quick : bool
+    seed : int
+        Seeds the subsamples, the split, every reduction and the autoencoder.
+    n_jobs : int or None
+        joblib workers of the sweeps (SVC fits, kernel PCA, FA, t-SNE runs).
+    awa2_per_class, standin_per_class : int or None
+        Images per class kept of AwA2 (``None``: all 37,322) and of the
+        Fashion-MNIST stand-in (500: 5,000 images, about AwA2's images per class
+        of a mid-sized class).
+    exact_n : int
+        Points of Tables VII and IX: exact t-SNE needs the dense ``n x n``
+        affinities (11 GB and hours at 37,322; ``make bench``), the paper's
+        "computational limitation"; Barnes-Hut is compared on the same points.
+    smacof_n : int
+        Points of SMACOF-MDS (Table XII): quadratic memory, 4 x 300 iterations.
+    lle_n : int or None
+        Points of LLE (Tables X, XI): dense ``n x n`` eigenproblem.
+    tsne_max_iter : int
+        t-SNE iterations (0.22's default: 1000).
+    ae_epochs : int
+        Autoencoder epochs on the CPU: 50 (the paper: 200 on a GPU; the full schedule
+        at AwA2's size takes about 40 min per code size on 2 cores, section 11 of
+        the notebook), with the same learning rates from 1e-3 to 1e-4.
+    ae_gpu_epochs : int
+        Autoencoder epochs on a GPU: the paper's 200.
+    ae_device : str
+        Where the autoencoder trains (:func:`~dimred.neural.autoencoder.resolve_device`:
+        ``"auto"`` takes CUDA when there is one); :meth:`ae_schedule` says which
+        device and epochs a run used.
+    ae_hidden : tuple of int
+        Autoencoder hidden layers (the paper: 1024, 512, 512).
+    metric_n : int
+        Points subsampled for silhouettes, trustworthiness and distance correlations.
+    leak_n : int
+        Points of each draw of the leak sweep (:mod:`.leak`; fewer where the run's
+        features allow no lower ratio).
+    leak_draws : int
+        Draws (seeds ``seed``, ``seed + 1``, ...) at each ratio of the leak sweep.
+    leak_ratios : tuple of (str, float)
+        Ratios ``n / p`` of the leak sweep, by name (:func:`leak_ratios`).
+    """
+
+    quick: bool = False
+    seed: int = 0
+    n_jobs: int | None = 2
+    awa2_per_class: int | None = None
+    standin_per_class: int | None = FULL_STANDIN_PER_CLASS
+    exact_n: int = 2000
+    smacof_n: int = 1500
+    lle_n: int | None = 5000
+    tsne_max_iter: int = 1000
+    ae_epochs: int = 50
+    ae_gpu_epochs: int = 200
+    ae_device: str = "auto"
+    ae_hidden: tuple = (1024, 512, 512)
+    metric_n: int = 5000
+    leak_n: int = LEAK_N
+    leak_draws: int = 10
+    leak_ratios: tuple = leak_ratios(LEAK_N)
+
+    def ae_schedule(self):
+        """``(device, epochs)`` of the autoencoder on this machine: a GPU's schedule
+        (``ae_gpu_epochs``) when one is used, else the CPU's (``ae_epochs``)."""
+        device = resolve_device(self.ae_device)
+        return device, self.ae_gpu_epochs if device.startswith("cuda") else self.ae_epochs
+
+
+def params(quick=False, *, seed=0, n_jobs=2):
+    """The full or quick parameter set."""
+    if quick:
+        return Params(
+            True,
+            seed,
+            n_jobs,
+            awa2_per_class=8,
+            standin_per_class=QUICK_STANDIN_PER_CLASS,
+            exact_n=200,
+            smacof_n=200,
+            lle_n=None,
+            tsne_max_iter=250,
+            ae_epochs=3,
+            ae_gpu_epochs=3,
+            ae_hidden=(64, 32, 32),
+            metric_n=400,
+            leak_n=400,
+            leak_draws=3,
+            leak_ratios=leak_ratios(400),
+        )
+    return Params(False, seed, n_jobs)
+
+
+def load_data(p):
+    """AwA2 if obtainable, otherwise the stand-in (:mod:`.data`), and its split."""
+    data = load_run_data(p.awa2_per_class, p.standin_per_class, p.seed)
+    return {"run": data, "split": Split(data.X, data.y, TEST_SIZE, p.seed)}

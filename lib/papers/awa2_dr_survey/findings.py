@@ -292,7 +292,7 @@ def _run_data_finding(cells, run):
 
 
 def _schedule(device, epochs):
-    """The autoencoder's epochs and device (:meth:`~.protocol.Params.ae_schedule`)."""
+    """The autoencoder's epochs and device (:meth:`~.data.Params.ae_schedule`)."""
     if device.startswith("cuda"):
         return f"{epochs} epochs on a GPU"
     return f"{epochs} epochs instead of 200 on the CPU"

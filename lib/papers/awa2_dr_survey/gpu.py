@@ -1,7 +1,7 @@
 """Table XIII's autoencoder on a GPU: the tables and findings of ``scripts/autoencoder_gpu.py``.
 
 The compendium's runs have no GPU, so the notebook trains the autoencoder for the CPU's 50
-epochs (:meth:`.protocol.Params.ae_schedule`). The script runs on a machine with one what needs it:
+epochs (:meth:`.data.Params.ae_schedule`). The script runs on a machine with one what needs it:
 the paper's 200 epochs at AwA2's size (the AwA2-shaped synthetic set, timed alone), and Table XIII
 on the stand-in at 200 and at 50 epochs for several autoencoder seeds, each code scored by the
 notebook's SVC cells (:func:`.pipelines.transductive_accuracy`). This module turns what came back

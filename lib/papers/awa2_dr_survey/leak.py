@@ -6,7 +6,7 @@ labels included, before t-SNE and the split. How much that adds to the test accu
 depends on how closely LDA can fit the labels it is shown: with few samples per
 feature it separates any labelling, test points included; with many it cannot.
 :func:`leak_by_ratio` measures the leak on the run's data reduced by PCA to several
-ratios ``n / p`` of samples to features (:attr:`~.protocol.Params.leak_ratios`: the
+ratios ``n / p`` of samples to features (:attr:`~.data.Params.leak_ratios`: the
 quick run's, every pixel of the sweep's subsample, the stand-in's own and AwA2's
 37,322 / 2,048).
 
@@ -16,7 +16,7 @@ PCA (fitted on the ``n`` points, without labels) to ``p = n / ratio`` features, 
 once on the training part only, embeds all points with each in 2-D by the pipeline's
 Barnes-Hut t-SNE (:func:`~.pipelines.tsne`) and scores each with the paper's linear
 SVC. The leak is the difference of the two test accuracies. Subsample, PCA, split and
-t-SNE are seeded by the draw's own seed. ``n`` is :attr:`~.protocol.Params.leak_n`,
+t-SNE are seeded by the draw's own seed. ``n`` is :attr:`~.data.Params.leak_n`,
 or fewer where the run's features allow no lower ratio (:func:`ratio_sizes`).
 """
 
@@ -40,7 +40,7 @@ __all__ = ["best_other_cell", "leak_by_ratio", "leak_draw", "ratio_sizes"]
 MIN_PER_CLASS = 10
 #: The headline cell of Table VIII (LDA then t-SNE, d = 2).
 HEADLINE = "tsne_lda49_d2"
-#: What each ratio of :attr:`~.protocol.Params.leak_ratios` is.
+#: What each ratio of :attr:`~.data.Params.leak_ratios` is.
 RATIO_OF = {
     "quick_run": "the quick run's ratio",
     "all_pixels": "every pixel of the sweep's subsample",
@@ -82,8 +82,8 @@ def leak_draw(X, y, n, n_features, seed, max_iter):
 
 
 def leak_by_ratio(data, published, p):
-    """The leak of LDA fitted on all labels, over :attr:`~.protocol.Params.leak_draws`
-    seeds at each ratio of :attr:`~.protocol.Params.leak_ratios` (module docstring).
+    """The leak of LDA fitted on all labels, over :attr:`~.data.Params.leak_draws`
+    seeds at each ratio of :attr:`~.data.Params.leak_ratios` (module docstring).
 
     Besides the draws and their ranges, states what the paper's 95.40 % would be with
     the leak measured at AwA2's ratio taken off, beside the paper's best other cells.

@@ -1,5 +1,12 @@
-"""The whole protocol's cost at AwA2's size: every operation of every step, its count,
-its predicted time and memory, and their totals (the autoencoder apart).
+"""The whole protocol's cost at AwA2's size: the SVC fits it makes, every operation of
+every step, its count, its predicted time and memory, and their totals (the autoencoder
+apart).
+
+:func:`svc_fits` lists the fits as the steps make them, without running them: every
+table cell is one :func:`~.pipelines.svc_accuracy` (fit, then a prediction of the test
+and of the training part), read from the transcribed grids and :class:`~.data.Params`
+(which table, how many features the SVC sees, on how many training points, and its
+kernel). A test checks the list against the fits a run actually makes.
 
 Each operation is predicted from what measured it:
 
@@ -14,7 +21,7 @@ Each operation is predicted from what measured it:
   2-D one of the same method and input (the bench times 2-D maps; a Barnes-Hut map in
   3-D builds an octree instead of a quadtree and takes several times as long).
 
-Model of the SVC fits (:func:`~.workload.svc_fits`): one cell at ``n_train`` training
+Model of the SVC fits (:func:`svc_fits`): one cell at ``n_train`` training
 points and ``f`` features takes ``S (n_train / N)^b f / 2,048``, with ``S`` and ``b``
 the bench's cell at AwA2's size (``N`` training points) and exponent: libsvm's kernel
 evaluations cost ``f`` each. It is a lower bound for inputs of a few dimensions, where
@@ -27,24 +34,125 @@ worker; their time is summed, as the bench measured each alone on every core (ex
 t-SNE uses one core: its sum bounds its time from above).
 """
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from compendium.reporting import finding_row
 from dimred.datasets import AWA2_SHAPE
 
+from .data import TEST_SIZE
 from .embedding_steps import INPUTS, TSNE_DIMS
 from .leak import ratio_sizes
-from .workload import n_train_of, predict_at
+from .pipelines import KERNELS
 
-__all__ = ["TARGET_GIB", "TARGET_HOURS", "protocol_cost"]
+__all__ = [
+    "SVC_LINEAR",
+    "TARGET_GIB",
+    "TARGET_HOURS",
+    "bench_sizes",
+    "n_train_of",
+    "predict_at",
+    "protocol_cost",
+    "svc_fits",
+]
 
 AWA2_N, AWA2_FEATURES = AWA2_SHAPE
 #: Targets of a run of the protocol at AwA2's size on 2 cores (issue 20).
 TARGET_HOURS, TARGET_GIB = 2.0, 20.0
 #: Label of the table: its rows come from the bench (synthetic) and this run.
 LABEL = "mixed (make bench on the AwA2-shaped set; this run's timings scaled)"
+#: The bench's label of the paper's classifier (one cell: fit, predict test and training part).
 SVC_LINEAR = "SVC(kernel='linear', C=1)"
+
+
+def n_train_of(n):
+    """Training points of a stratified 60/40 split of ``n`` points."""
+    return n - math.ceil(TEST_SIZE * n)
+
+
+def bench_sizes(sizes):
+    """The ``n`` of ``make bench``'s ``sizes`` column (``"2,000/5,000"``)."""
+    return [float(n.replace(",", "")) for n in str(sizes).split("/")]
+
+
+def predict_at(exponents, method, n, scale=1.0):
+    """Seconds and MiB of one fit of ``method`` at ``n`` points, from ``make bench``'s
+    largest measurement and fitted exponents (``cost ~ n^b``); ``scale`` multiplies the
+    time (e.g. several starts)."""
+    row = exponents.loc[method]
+    factor = n / bench_sizes(row["sizes"])[-1]
+    seconds = scale * row["largest_n_s"] * factor ** row["time_exponent"]
+    return seconds, row["largest_n_MiB"] * factor ** row["memory_exponent"]
+
+
+def _kernel_pca_components(kernel, largest, n_train, n_features):
+    """Components :func:`~.pipelines.kernel_pca` returns (the sigmoid kernel's count of
+    positive eigenvalues depends on the data: taken as all)."""
+    if kernel in ("linear", "cosine"):
+        return min(largest, n_train, n_features)
+    return min(largest, n_train)
+
+
+def svc_fits(published, p, n_samples, n_features, n_classes):
+    """Every SVC fit of one run on ``n_samples x n_features`` data with ``n_classes``.
+
+    Parameters
+    ----------
+    published : dict of DataFrame
+        The transcribed tables (the grids).
+    p : Params
+        Subsample sizes (``exact_n``, ``smacof_n``, ``lle_n``); ``n_samples`` is taken
+        as the run's size.
+    n_samples, n_features, n_classes : int
+
+    Returns
+    -------
+    DataFrame
+        One row per fit: ``table``, ``n_features`` (the SVC's input), ``n_train`` and
+        ``kernel``.
+    """
+    n_train = n_train_of(n_samples)
+    sub = {
+        size: n_train_of(min(size or n_samples, n_samples))
+        for size in (p.exact_n, p.smacof_n, p.lle_n)
+    }
+    fits = [("table1", n_features, n_train, "linear")] * len(published["table1"])
+    for name in ("table2", "table3"):
+        fits += [(name, k, n_train, "linear") for k in published[name]["k"] if k <= n_features]
+    table4 = published["table4"]
+    for kernel in KERNELS:
+        dims = table4.loc[table4["kernel"] == kernel, "n_components"]
+        kept = _kernel_pca_components(kernel, dims.max(), n_train, n_features)
+        fits += [("table4", d, n_train, "linear") for d in dims if d <= kept]
+    fits += [("table5", d, n_train, "linear") for d in range(1, min(n_classes - 1, n_features) + 1)]
+    fits += [
+        ("table6", d, n_train, "linear")
+        for d in published["table6"]["n_components"]
+        if d <= n_features
+    ]
+    for name in ("table7", "table9"):
+        fits += [(name, d, sub[p.exact_n], "linear") for d in published[name]["n_components"]]
+    fits += [("table8", d, n_train, "linear") for d in (2, 3) for _ in range(4)]
+    fits += [("table8", 2, n_train, "linear")] * 2  # inductive openTSNE: raw and LDA-train
+    fits += _lle_fits(published, sub[p.lle_n], n_features)
+    fits += [("table12", d, sub[p.smacof_n], "rbf") for d in published["table12"]["n_components"]]
+    classical = [*published["table12"]["n_components"], 128]
+    fits += [("table12", d, n_train, "rbf") for d in classical if d <= min(n_train, n_features)]
+    codes = published["table13"][["n_components", "svc_kernel"]].itertuples(index=False)
+    fits += [("table13", d, n_train, kernel) for d, kernel in codes]
+    return pd.DataFrame(fits, columns=["table", "n_features", "n_train", "kernel"])
+
+
+def _lle_fits(published, n_train, n_features):
+    """Tables X and XI, the standardised codes beside Table X, and the inductive fit."""
+    largest = min(int(published["table10"]["n_components"].max()), n_features)
+    fits = []
+    for name, kernel in (("table10", "linear"), ("table11", "rbf"), ("table10", "linear")):
+        dims = published[name]["n_components"]
+        fits += [(name, d, n_train, kernel) for d in dims if d <= largest]
+    return fits + [("table11", largest, n_train, "rbf")]
 
 
 def _bench(exponents):
@@ -227,7 +335,7 @@ def protocol_cost(published, p, exponents, m, fits, fa):
     m : dict
         This run's measurements (:func:`~.common.measurements`).
     fits : DataFrame
-        :func:`~.workload.svc_fits` at AwA2's size.
+        :func:`svc_fits` at AwA2's size.
     fa : DataFrame
         ``make bench``'s ``benchmark_fa`` indexed by ``n_components``.
 

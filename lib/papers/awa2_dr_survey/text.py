@@ -7,7 +7,7 @@
     ``setting`` (an input, not a result) when ours is the same (numbers compared
     as numbers), ``deviates`` when the run departs from it (the note says so).
     ``value`` is the setting itself, or ``f(p, run)`` reading it from the run's
-    :class:`~.protocol.Params`, data and pipelines; grids are the transcribed
+    :class:`~.data.Params`, data and pipelines; grids are the transcribed
     tables' (the steps iterate over them);
 ``("data", f)``
     a property ``f(p, run)`` of the AwA2 data (its size, its classes, the
