@@ -43,7 +43,6 @@ PAPERS := $(shell sed -n 's/^\[papers\.\([a-z0-9_]*\)\]$$/\1/p' data/papers.toml
 export PYTHONPATH := $(abspath lib)$(if $(PYTHONPATH),:$(PYTHONPATH))
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
-DONE := $(foreach p,$(PAPERS),$(STAMPS)/$(p).done)
 
 .PHONY: help figures $(PAPERS) data test test-fast bench book lab lint sync clean env FORCE
 
@@ -52,6 +51,9 @@ help: ## List the targets
 		awk -F':.*## ' '{printf "  \033[36m%-22s\033[0m %s\n", $$1, $$2}'
 	@echo "  One paper: make <paper>, for <paper> in: $(PAPERS)"
 	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n,"
+	@echo "    FORCE=1 (run a paper even when it is up to date: make bvp FORCE=1, make figures FORCE=1),"
+	@echo "    LAB_ARGS=... (more options of jupyter lab: make lab LAB_ARGS=\"--no-browser --port 8890 --ip 0.0.0.0\"),"
+	@echo "    LAB_STARTS_KERNEL=True (make lab: opening a notebook starts its kernel, JupyterLab's default),"
 	@echo "    DASK_SCHEDULER=tcp://host:8786 (the sweeps on a dask cluster, same tables)"
 	@echo "  Data: DIMRED_DATA_MIRROR=folder (default ../shared/data), DIMRED_DATA_CACHE=folder"
 	@echo "    (default data/raw); python -m dimred.datasets list|add DATASET PATH (files you have);"
@@ -91,13 +93,17 @@ env: $(ENV_STAMP) ## Create .venv: the library (editable) with every extra at th
 data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then canonical URLs)
 	$(PYTHON) -m dimred.datasets fetch
 
-figures: $(DONE) ## Rebuild every figure and table and each executed notebook, then figures/REPRODUCTION.md and the run history
+figures: $(PAPERS) ## Rebuild every figure and table and each executed notebook, then figures/REPRODUCTION.md and the run history (FORCE=1: every paper runs again)
 	$(PYTHON) -m compendium.notebooks publish --build $(OUT)/build --figures $(OUT)/figures
 	$(PYTHON) -m compendium.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
 	$(if $(filter 1,$(QUICK)),,$(PYTHON) -m compendium.run_history --figures $(OUT)/figures)
 
-# `make <paper>`: one paper only (every [papers.<paper>] of data/papers.toml).
+# `make <paper>`: one paper only (every [papers.<paper>] of data/papers.toml). A run leaves
+# the marker <paper>.ran beside its stamp; without one, make ran nothing for the paper and
+# says that it is up to date (and how to run it anyway).
 $(PAPERS): %: $(STAMPS)/%.done
+	@if [ -e $(STAMPS)/$*.ran ]; then rm $(STAMPS)/$*.ran; else \
+		echo "$*: up to date ($(patsubst ./%,%,$(OUT)/figures/$*); make $*$(if $(filter 1,$(QUICK)), QUICK=1) FORCE=1 runs it again)"; fi
 
 # The parameters a paper was last built with; rewritten only when they change.
 .PRECIOUS: $(STAMPS)/%.params
@@ -124,22 +130,25 @@ $(STAMPS)/lib-refreshed: FORCE | $(ENV_STAMP)
 	@$(PYTHON) lib/compendium/depends.py --stamps $(STAMPS)
 
 # A paper reruns when its notebook's code, the lib/ files it uses, its published numbers,
-# the data registry, pyproject.toml, the pinned versions or its parameters changed. Each
-# notebook fetches (and verifies) the data it reads; a run that succeeds is published to
-# figures/<paper>/<paper>.ipynb (outputs kept, no machine paths).
+# the data registry, pyproject.toml, the pinned versions or its parameters changed, and
+# always with FORCE=1. Each notebook fetches (and verifies) the data it reads; the runner
+# prints a line per step (name, seconds) and a closing line (the statuses of its results,
+# where its outputs are); a run that succeeds is published to figures/<paper>/<paper>.ipynb
+# (outputs kept, no machine paths).
 .SECONDEXPANSION:
 $(STAMPS)/%.done: $(STAMPS)/%.code $(STAMPS)/%.lib pyproject.toml $(CONSTRAINTS) data/registry.toml \
-		$$(wildcard data/published/$$*/*) $(STAMPS)/%.params | $(ENV_STAMP)
+		$$(wildcard data/published/$$*/*) $(STAMPS)/%.params $(if $(filter 1,$(FORCE)),FORCE) \
+		| $(ENV_STAMP)
 	$(PYTHON) -m compendium.notebooks $* $(OUT)/figures/$* \
 		--executed $(OUT)/build/$*.ipynb $(PM_PARAMS) $(PM_PARAMS_$*)
-	touch $@
+	@touch $@ $(STAMPS)/$*.ran
 
 test: $(ENV_STAMP) ## Run the whole test suite (what CI runs: unit tests + every notebook in quick mode)
 	$(PYTHON) -m pytest
 
 # The fast tier: no notebook run, no browser, no make, no dask, nothing marked slow.
 FAST := not (notebook or browser or make or dask or slow)
-test-fast: $(ENV_STAMP) ## The fast tier: the library's unit tests, the papers' steps and the tooling (about 2 min)
+test-fast: $(ENV_STAMP) ## The fast tier: the library's unit tests, the papers' steps and the tooling (about 3 min on 2 cores)
 	$(PYTHON) -m pytest tests/unit tests/papers tests/compendium -m "$(FAST)"
 
 bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms
@@ -161,10 +170,17 @@ sync: $(ENV_STAMP) ## Re-pair each notebook with its .py twin (after editing eit
 # JupyterLab at the repository root (notebooks/, figures/, build/ and docs/papers.ipynb side
 # by side). Its contents manager saves a source notebook as committed (no outputs, no kernel
 # metadata) and never saves over a published one: opening, running or saving a notebook
-# dirties no tracked file where no cell changed.
-lab: $(ENV_STAMP) ## JupyterLab at the repository root; saving a notebook leaves tracked files alone
+# dirties no tracked file where no cell changed. Opening a notebook starts no kernel (its
+# first run does, after asking which): a kernel that starts rewrites the notebook's kernel
+# metadata (the kernel's display name, the Python version), which marks a published notebook
+# unsaved; LAB_STARTS_KERNEL=True is JupyterLab's default. LAB_ARGS: more options of
+# jupyter lab, e.g. LAB_ARGS="--no-browser --port 8890 --ip 0.0.0.0" on a remote or headless
+# machine (then open the URL with the token it prints).
+LAB_STARTS_KERNEL ?= False
+lab: $(ENV_STAMP) ## JupyterLab at the repository root (LAB_ARGS: more options); opening starts no kernel, saving leaves tracked files alone
 	$(PYTHON) -m jupyter lab --ServerApp.root_dir=. \
-		--ServerApp.contents_manager_class=compendium.lab.CompendiumContentsManager
+		--ServerApp.contents_manager_class=compendium.lab.CompendiumContentsManager \
+		--LabApp.notebook_starts_kernel=$(LAB_STARTS_KERNEL) $(LAB_ARGS)
 
 book: $(ENV_STAMP) ## The book: static HTML site of the executed notebooks in build/book/ (runs nothing)
 	$(PYTHON) -m compendium.book --figures $(OUT)/figures --out $(OUT)/build/book

@@ -26,7 +26,8 @@ to rounding (the largest relative difference is reported).
 The exact reference is also timed on smaller sets; its fitted growth exponent
 predicts what the dense construction would cost on ``n_large`` points.
 Written to ``figures/relevance_learning/benchmark_fisher.{csv,md}`` (``--output``),
-with the README's findings on it (``findings.csv`` beside, produced by ``make bench``).
+with the findings on it (``findings.csv`` beside, produced by ``make bench``; ``docs/findings.md``
+quotes them).
 """
 
 import argparse
@@ -235,7 +236,7 @@ def main(argv=None):
 
 
 def findings(report, label):
-    """The README's statements on the Fisher metric's speed, from this benchmark's rows."""
+    """The findings' statements on the Fisher metric's speed, from this benchmark's rows."""
     by_name = report.set_index("benchmark")
     fast = by_name.loc["Fisher distances, all pairs: fast vs exact reference"]
     tsne = report[report["benchmark"].str.startswith("Fisher t-SNE (ours) vs t-SNE")].iloc[0]

@@ -37,8 +37,9 @@ small sizes, ``--output`` to write elsewhere). In the same process:
   (``5 k`` per point, the estimator's default); the same value and gradient to
   rounding (their largest difference is reported).
 
-Writes ``figures/relevance_learning/benchmark.{csv,md}`` and the README's findings on
-it (``findings.csv`` beside, produced by ``make bench``), and prints the table.
+Writes ``figures/relevance_learning/benchmark.{csv,md}`` and the findings on
+it (``findings.csv`` beside, produced by ``make bench``; ``docs/findings.md`` quotes them), and
+prints the table.
 """
 
 import argparse
@@ -338,7 +339,7 @@ def main(argv=None):
 
 
 def findings(report, label):
-    """The README's statements on the speed of NeRV and Q_k, from this benchmark's rows."""
+    """The findings' statements on the speed of NeRV and Q_k, from this benchmark's rows."""
     nerv = report[report["benchmark"].str.startswith("NeRV relevances")]
     exact, largest = nerv.dropna(subset=["baseline_s"]).iloc[0], nerv.iloc[-1]
     ranks = report[report["benchmark"].str.startswith("Q_k")].iloc[0]

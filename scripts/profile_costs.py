@@ -18,7 +18,7 @@ samples per second and thread.
 
 It writes ``figures/cost_attribution.{csv,md}`` (each sampled step's samples and shares
 per owner); ``python -m compendium.reporting`` applies them to the ledgers in
-``figures/REPRODUCTION.md`` and the README. py-spy is not a dependency of the
+``figures/REPRODUCTION.md`` and the book's ``docs/running.md``. py-spy is not a dependency of the
 compendium: ``pip install py-spy`` first (``PY_SPY`` names another executable; the
 committed shares were sampled with py-spy 0.4.3).
 ``--reuse`` skips the jobs whose samples are already in ``build/profile``.

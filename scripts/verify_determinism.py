@@ -4,7 +4,7 @@ as committed (a verification script: not a test, not a CI step).
 Each notebook is run once per kernel, with ``OPENBLAS_CORETYPE`` set for that run
 only, into ``build/determinism/<kernel>/<paper>/``. Every CSV the runs write is
 then compared with the first kernel's: text cells must be equal, numbers equal
-after rounding to ``--decimals`` (the precision the README and ``reproduction.csv``
+after rounding to ``--decimals`` (the precision the tables and ``reproduction.csv``
 report). The cost ledger (``cost.csv``: times, memory, the machine) is a measurement
 of the run, not a result, and is left out. The verdict is written to
 ``figures/DETERMINISM.md``.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from compendium import paths
 
-__all__ = ["make_runs", "scratch_copy"]
+__all__ = ["make_runs", "make_says", "scratch_copy"]
 
 #: The stand-in interpreter: records a notebook run, runs anything else with Python.
 RUNNER = """#!/bin/sh
@@ -39,11 +39,17 @@ def scratch_copy(root):
 def make_runs(root, *arguments):
     """Run ``make -s arguments`` in the scratch copy ``root``; the papers whose notebook it
     ran, sorted."""
+    return make_says(root, *arguments)[0]
+
+
+def make_says(root, *arguments):
+    """Run ``make -s arguments`` in the scratch copy ``root``; the papers whose notebook it
+    ran (sorted) and the lines it printed."""
     runs = root / "runs.log"
     env = {**os.environ, "VIRTUAL_ENV": str(root), "RUNS": str(runs)}
     command = ["make", "-s", f"PYTHON={root / 'python'}", *arguments]
-    subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
+    done = subprocess.run(command, cwd=root, env=env, check=True, capture_output=True, text=True)
     time.sleep(0.05)  # file times tick coarsely: an edit must come after the last stamp
     ran = runs.read_text().split() if runs.exists() else []
     runs.unlink(missing_ok=True)
-    return sorted(ran)
+    return sorted(ran), done.stdout.splitlines()

@@ -6,8 +6,12 @@ them with MyST-NB and the book theme (configuration: ``docs/conf.py``), warnings
 and every cross-reference checked:
 
 * ``index.md``, the landing page: the papers with their full references
-  (:mod:`compendium.papers`), the status counts and each paper's findings
-  (``findings.csv``, where a paper has one);
+  (:mod:`compendium.papers`), the status counts, a link to each paper's findings, and the
+  guide;
+* the guide (:data:`GUIDE`): the pages kept in ``docs/`` (``docs/<page>.md``), staged as
+  they are: using the methods, reading the compendium, running it and what a run costs,
+  the data, determinism and bad input, and what we found (the findings, which
+  ``make figures`` refreshes there from ``findings.csv``);
 * ``papers/<paper>.ipynb``, one chapter per paper: its executed notebook
   (``figures/<paper>/<paper>.ipynb``) followed by its reproduction table, an HTML table
   whose status column is coloured and which ``docs/_static/reproduction.js`` lets a reader
@@ -54,11 +58,12 @@ import pandas as pd
 
 from . import paths
 from .papers import load_papers
-from .reporting import STATUSES, read_findings, render_findings, status_summary
+from .reporting import STATUSES, read_findings, status_summary
 
 __all__ = [
     "BOOK_DIR",
     "CONF_DIR",
+    "GUIDE",
     "TABLE_COLUMNS",
     "build",
     "check_site",
@@ -74,12 +79,21 @@ __all__ = [
 
 #: Where ``make book`` writes the site.
 BOOK_DIR = paths.ROOT / "build" / "book"
-#: The book's Sphinx configuration, templates and static files.
+#: The book's Sphinx configuration, templates and static files, and the guide's pages.
 CONF_DIR = paths.ROOT / "docs"
+#: The guide: ``docs/<page>.md`` and its title, in the sidebar's order.
+GUIDE = {
+    "using": "Using the methods",
+    "reading": "Reading the compendium",
+    "running": "Running it, and what a run costs",
+    "data": "Data",
+    "determinism": "Same numbers on any machine",
+    "findings": "What we found",
+}
 
 
 # ------------------------------------------------------------------------------- staging
-def stage(figures_dir, staging):
+def stage(figures_dir, staging, docs=None):
     """Write the book's sources into ``staging`` (emptied first).
 
     Parameters
@@ -90,6 +104,8 @@ def stage(figures_dir, staging):
         ``REPRODUCTION.md``.
     staging : str or Path
         Folder of the generated sources.
+    docs : str or Path, optional
+        The folder of the guide's pages (:data:`GUIDE`); default :data:`CONF_DIR`.
 
     Returns
     -------
@@ -100,9 +116,10 @@ def stage(figures_dir, staging):
     ------
     FileNotFoundError
         A paper's executed notebook or reproduction table, or ``REPRODUCTION.md``, is
-        missing: ``make figures`` writes them.
+        missing: ``make figures`` writes them; or a page of the guide is.
     """
     figures_dir, staging = Path(figures_dir), Path(staging)
+    docs = Path(docs or CONF_DIR)
     papers = load_papers()
     _require(
         [figures_dir / "REPRODUCTION.md"]
@@ -111,6 +128,7 @@ def stage(figures_dir, staging):
             for key in papers
             for name in (f"{key}.ipynb", "reproduction.csv")
         ]
+        + [docs / f"{page}.md" for page in GUIDE]
     )
     shutil.rmtree(staging, ignore_errors=True)
     (staging / "papers").mkdir(parents=True)
@@ -120,6 +138,8 @@ def stage(figures_dir, staging):
         notebook.cells.append(_table_cell(paper, report))
         nbformat.write(notebook, staging / "papers" / f"{key}.ipynb")
     (staging / "index.md").write_text(landing_page(figures_dir, papers))
+    for page in GUIDE:
+        shutil.copyfile(docs / f"{page}.md", staging / f"{page}.md")
     shutil.copyfile(figures_dir / "REPRODUCTION.md", staging / "summary.md")
     shutil.copyfile(paths.ROOT / "CONTRIBUTING.md", staging / "contributing.md")
     write_api(staging)
@@ -131,13 +151,14 @@ def _require(files):
     missing = [str(path) for path in files if not path.is_file()]
     if missing:
         raise FileNotFoundError(
-            "the book is built from what `make figures` writes; missing: " + ", ".join(missing)
+            "the book is built from what `make figures` writes and the guide's pages in "
+            "docs/; missing: " + ", ".join(missing)
         )
 
 
 def landing_page(figures_dir, papers):
-    """The landing page (MyST Markdown): the papers, their references, status counts and
-    findings, and the book's table of contents."""
+    """The landing page (MyST Markdown): the guide, the papers, their references, status
+    counts and a link to their findings, and the book's table of contents."""
     summary = status_summary(figures_dir)
     findings = read_findings(figures_dir)
     lines = [
@@ -147,6 +168,10 @@ def landing_page(figures_dir, papers):
         "on the real data: every number and claim of the paper beside ours, with a status.",
         "Each chapter is a paper's executed notebook, as `make figures` ran it, followed by its",
         "reproduction table; nothing here was executed to build the book.",
+        "",
+        "## The guide",
+        "",
+        *[f"- [{title}]({page}.md)" for page, title in GUIDE.items()],
         "",
         "## Status counts",
         "",
@@ -161,11 +186,19 @@ def landing_page(figures_dir, papers):
         lines += ["", f"### [{paper.short}](papers/{key}.ipynb)", "", paper.reference(), ""]
         lines += [_counts(summary.loc[key]) if key in summary.index else "No reproduction yet."]
         if key in findings:
-            lines += ["", "What we found:", "", render_findings(findings[key])]
+            lines += ["", f"[What we found](findings.md#{_anchor(paper.short)})"]
     chapters = [f"papers/{key}" for key in papers]
-    lines += ["", _toctree("Papers", chapters), ""]
+    lines += ["", _toctree("Guide", list(GUIDE)), ""]
+    lines += [_toctree("Papers", chapters), ""]
     lines += [_toctree("Compendium", ["summary", "api", "contributing"])]
     return "\n".join(lines) + "\n"
+
+
+def _anchor(heading):
+    """The anchor MyST gives a heading (``myst_heading_anchors``): ``AwA2 survey`` is
+    ``awa2-survey``."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
 
 
 def _counts(row):
@@ -335,7 +368,7 @@ def _is_code(obj):
 
 
 # ------------------------------------------------------------------------------ building
-def build(figures_dir=None, out=None, staging=None):
+def build(figures_dir=None, out=None, staging=None, docs=None):
     """Stage the sources, build the HTML site with Sphinx, check its links.
 
     Parameters
@@ -346,6 +379,8 @@ def build(figures_dir=None, out=None, staging=None):
         Default :data:`BOOK_DIR`.
     staging : str or Path, optional
         Default ``<out>-src``.
+    docs : str or Path, optional
+        The guide's pages (:func:`stage`); default :data:`CONF_DIR`.
 
     Returns
     -------
@@ -358,7 +393,9 @@ def build(figures_dir=None, out=None, staging=None):
         Sphinx failed (a warning counts as an error) or the site has broken links.
     """
     out = Path(out or BOOK_DIR)
-    staging = stage(figures_dir or paths.FIGURES_DIR, staging or out.with_name(out.name + "-src"))
+    staging = stage(
+        figures_dir or paths.FIGURES_DIR, staging or out.with_name(out.name + "-src"), docs
+    )
     shutil.rmtree(out, ignore_errors=True)
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF_DIR), "-W"]
     command += ["--keep-going", "-n", "-q", "-E", str(staging), str(out)]

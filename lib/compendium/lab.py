@@ -13,8 +13,17 @@ with two rules:
 * a file under :data:`READ_ONLY_FOLDERS` (``figures/``: what ``make figures`` writes,
   the published executed notebooks included) opens read-only and is never saved over.
 
+A published notebook is served as it is on disk (the cells' trust aside, which JupyterLab
+never saves), so opening it changes nothing. What marks it unsaved is a kernel: when one
+starts, JupyterLab writes the kernel's metadata into the notebook (its display name,
+``Python 3 (ipykernel)`` where the source says ``Python 3``, and the ``language_info`` of
+the Python it runs). Serving the notebook without that metadata would not do: without a
+``kernelspec`` JupyterLab starts a kernel of the ``language_info``'s language, and without
+both it asks which kernel to start and shows the code without its highlighting. So
 ``make lab`` starts JupyterLab at the repository root with this manager
-(``--ServerApp.contents_manager_class=compendium.lab.CompendiumContentsManager``).
+(``--ServerApp.contents_manager_class=compendium.lab.CompendiumContentsManager``) and with
+``--LabApp.notebook_starts_kernel=False``: opening a notebook starts no kernel, running
+a cell of it does (after asking which: the kernels of its language come first).
 """
 
 from pathlib import Path, PurePosixPath

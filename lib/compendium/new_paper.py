@@ -34,7 +34,8 @@ Next steps (CONTRIBUTING.md, "Adding a paper"):
      figure group;
   5. pin the lib/ files its run depends on:
      python lib/compendium/depends.py --list > tests/paper_dependencies.txt;
-  6. `make sync`, `make test`, `make {name}`; add the README rows and a findings block
+  6. `make sync`, `make test`, `make {name}`; add its rows to the book's guide (docs/reading.md)
+     and a findings section to docs/findings.md, with the block
      (<!-- findings:{name}:begin --> / <!-- findings:{name}:end -->) that `make figures` fills."""
 
 

@@ -9,6 +9,9 @@ jupytext), with a cell tagged ``parameters`` holding at least ``quick`` and
 * the kernel's standard error -- every progress bar of the protocols -- is copied
   to this process's standard error as it arrives, so a long run shows its
   progress on the terminal;
+* each step (each code cell but the parameters) ends with a line on that terminal, its
+  name (:func:`step_name`) and its seconds: ``bvp: table1 ... 12.3 s``
+  (:func:`step_line`);
 * the executed copy is written where the caller says (``build/`` by default);
 * the kernel inherits this process's environment: with ``DASK_SCHEDULER`` set (as in
   ``make figures DASK_SCHEDULER=tcp://host:8786``) the sweeps run on that dask
@@ -27,8 +30,18 @@ Command line (used by the Makefile)::
     python -m compendium.notebooks publish [PAPER ...] [--build DIR] [--figures DIR]
 
 The first form runs the notebook and, when it succeeds, publishes the executed copy to
-``OUTPUT_DIR/<paper>.ipynb``. The second publishes finished runs already in
+``OUTPUT_DIR/<paper>.ipynb`` and closes with the statuses of the run's results and where
+its outputs are (:func:`closing_lines`; a quick run adds that its numbers are not those
+of the committed full run). The second publishes finished runs already in
 ``build/<paper>.ipynb`` (every paper by default) without running anything.
+
+The step lines come from the runner, not from the kernel: nbclient calls
+``on_cell_execute`` and ``on_cell_executed`` around each cell (papermill hands them
+through to its client), and the runner times the cell and names it from its source.
+What the kernel writes is recorded in the executed notebook (a line written by
+:meth:`~compendium.reporting.Report.show` would be published with it), and papermill's
+``log_output`` would log every output, each table's text included, and of a step only
+its cell's number.
 
 Before starting the kernel, the command line checks that every required dataset the
 paper reads (``papers`` in ``data/registry.toml``) can be obtained: from the cache,
@@ -50,6 +63,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from dimred.datasets import load_registry, probe_sources
@@ -60,6 +74,7 @@ from . import paths
 __all__ = [
     "MAX_IMAGE_BYTES",
     "MAX_IMAGE_WIDTH",
+    "closing_lines",
     "execute",
     "machine_paths",
     "main",
@@ -67,6 +82,8 @@ __all__ = [
     "notebook_path",
     "publish",
     "publish_runs",
+    "step_line",
+    "step_name",
 ]
 
 
@@ -113,7 +130,8 @@ def execute(paper, output_dir, output_notebook=None, quick=False, parameters=Non
     parameters : dict, optional
         Further parameters of the notebook's ``parameters`` cell.
     progress : bool, default=True
-        Copy the kernel's standard error (the progress bars) to ours.
+        Copy the kernel's standard error (the progress bars) to ours, and end each step
+        with its line there (:func:`step_line`).
 
     Returns
     -------
@@ -125,6 +143,8 @@ def execute(paper, output_dir, output_notebook=None, quick=False, parameters=Non
     output_notebook = _executed_path(paper, output_notebook)
     output_notebook.parent.mkdir(parents=True, exist_ok=True)
     values = {**(parameters or {}), "quick": bool(quick), "output_dir": str(output_dir)}
+    terminal = _Terminal(sys.stderr)
+    hooks = _step_hooks(paper, terminal) if progress else {}
     sockets = tempfile.mkdtemp(prefix="dimred-kernel-")
     try:
         return pm.execute_notebook(
@@ -134,11 +154,185 @@ def execute(paper, output_dir, output_notebook=None, quick=False, parameters=Non
             cwd=str(paths.ROOT / "notebooks"),
             kernel_name="python3",
             progress_bar=False,
-            stderr_file=sys.stderr if progress else None,
+            stderr_file=terminal if progress else None,
             kernel_manager_class=_ipc_kernel_manager(sockets),
+            **hooks,
         )
     finally:
         shutil.rmtree(sockets, ignore_errors=True)
+
+
+class _Terminal:
+    """A text stream (the runner's standard error) that knows whether the cursor is at the
+    start of a line, so that a step's line never continues a progress bar's."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.at_line_start = True
+
+    def write(self, text):
+        """Write ``text`` (the kernel's standard error, as it arrives)."""
+        if text:
+            self.stream.write(text)
+            self.at_line_start = text[-1] in "\r\n"
+        return len(text)
+
+    def flush(self):
+        """Flush the stream."""
+        self.stream.flush()
+
+    def line(self, text):
+        """Write ``text`` as a line of its own."""
+        self.write(("" if self.at_line_start else "\n") + text + "\n")
+        self.flush()
+
+
+def _step_hooks(paper, terminal):
+    """nbclient's cell hooks that end each step of ``paper``'s notebook (each code cell but
+    the parameters) with its line on ``terminal`` (:func:`step_line`).
+
+    Returns
+    -------
+    dict
+        ``on_cell_execute`` and ``on_cell_executed``, for :func:`papermill.execute_notebook`.
+    """
+    import nbformat
+
+    protocols = _protocols(nbformat.read(notebook_path(paper), as_version=4).cells)
+    started = {}
+
+    def on_cell_execute(cell, cell_index, **kwargs):
+        started[cell_index] = time.monotonic()
+
+    def on_cell_executed(cell, cell_index, execute_reply, **kwargs):
+        seconds = time.monotonic() - started.pop(cell_index)
+        if _tagged(cell, "parameters") or _tagged(cell, "injected-parameters"):
+            return
+        name = step_name(cell.source, protocols) or f"cell {cell.execution_count}"
+        failed = execute_reply["content"]["status"] == "error"
+        terminal.line(step_line(paper, name, seconds, failed))
+
+    return {"on_cell_execute": on_cell_execute, "on_cell_executed": on_cell_executed}
+
+
+def _protocols(cells):
+    """The names the cells bind to the papers' protocols (``from papers import bvp``)."""
+    return {
+        alias.asname or alias.name
+        for cell in cells
+        if cell.cell_type == "code"
+        for node in ast.walk(_parsed(cell.source))
+        if isinstance(node, ast.ImportFrom) and node.module == "papers"
+        for alias in node.names
+    }
+
+
+def step_name(source, protocols):
+    """The name of the notebook step whose cell is ``source``, as its line shows it.
+
+    ``setup`` for the cell that creates the :class:`~compendium.reporting.Report` (the
+    imports and the data, as in ``cost.csv``); else the functions of a protocol the cell
+    calls, in order, without the suffix ``_artefacts`` (``bvp.table1_artefacts(...)`` is
+    ``table1``); else the methods it calls (``report.write``).
+
+    Parameters
+    ----------
+    source : str
+        A code cell's source.
+    protocols : set of str
+        The names the notebook binds to the papers' protocols (``bvp``, ``protocol``).
+
+    Returns
+    -------
+    str or None
+        ``None`` for a cell that calls none of these (its line names it ``cell <n>``, its
+        execution count, as a failure does).
+    """
+    calls = [node for node in ast.walk(_parsed(source)) if isinstance(node, ast.Call)]
+    called = [_called(call.func) for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset))]
+    if ("", "Report") in called:
+        return "setup"
+    steps = [name.removesuffix("_artefacts") for owner, name in called if owner in protocols]
+    methods = [f"{owner}.{name}" for owner, name in called if owner]
+    return ", ".join(dict.fromkeys(steps or methods)) or None
+
+
+def _parsed(source):
+    """The syntax tree of a cell's source (an empty one where it is not Python: a magic)."""
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _called(function):
+    """``(owner, name)`` of a call's function: ``("bvp", "table1_artefacts")``,
+    ``("", "Report")``; ``("", "")`` for any other expression."""
+    if isinstance(function, ast.Name):
+        return "", function.id
+    if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name):
+        return function.value.id, function.attr
+    return "", ""
+
+
+def step_line(paper, step, seconds, failed=False):
+    """The line that ends a step: ``bvp: table1 ... 12.3 s`` (``... failed after 12.3 s``)."""
+    return f"{paper}: {step} ... {'failed after ' if failed else ''}{_duration(seconds)}"
+
+
+def _duration(seconds):
+    """``12.3 s`` under a minute, ``4 min 05 s`` above."""
+    if round(seconds, 1) < 60:
+        return f"{seconds:.1f} s"
+    minutes, seconds = divmod(round(seconds), 60)
+    return f"{minutes} min {seconds:02d} s"
+
+
+def closing_lines(paper, output_dir, seconds, quick=False):
+    """What the terminal says when a paper's run has ended and been published.
+
+    Parameters
+    ----------
+    paper : str
+    output_dir : Path
+        The run's ``output_dir``, holding its ``reproduction.csv``.
+    seconds : float
+        The run's wall time.
+    quick : bool, default=False
+        A quick run: a second line says that its numbers are not the committed full run's.
+
+    Returns
+    -------
+    list of str
+        ``bvp: done in 4 min 05 s: 28 match, 0 within_error, 6 deviates,
+        1 not_reproducible (and 4 settings); outputs in figures/bvp``, then for a quick run
+        where the committed full run is.
+    """
+    lines = [
+        f"{paper}: done in {_duration(seconds)}: {_status_counts(output_dir)}; "
+        f"outputs in {output_dir}"
+    ]
+    if quick:
+        committed = (paths.FIGURES_DIR / paper).relative_to(paths.ROOT)
+        lines.append(
+            f"{paper}: quick parameter set: its numbers differ from those of the committed "
+            f"full run in {committed}"
+        )
+    return lines
+
+
+def _status_counts(output_dir):
+    """The statuses of a run's ``reproduction.csv``: each result status, then the settings."""
+    import pandas as pd
+
+    from .reporting import RESULT_STATUSES
+
+    csv = Path(output_dir) / "reproduction.csv"
+    if not csv.is_file():
+        return "no reproduction.csv"
+    counts = pd.read_csv(csv)["status"].value_counts()
+    results = ", ".join(f"{counts.get(status, 0)} {status}" for status in RESULT_STATUSES)
+    return f"{results} (and {counts.get('setting', 0)} settings)"
 
 
 def _executed_path(paper, output_notebook=None):
@@ -453,21 +647,8 @@ def _publish_main(argv):
     return publish_runs(args.papers, args.build, args.figures)
 
 
-def main(argv=None):
-    """``python -m compendium.notebooks``: execute one paper's notebook and publish it
-    (or, with ``publish`` first, publish finished runs: :func:`publish_runs`).
-
-    Returns
-    -------
-    int
-        The exit status: 0 done, 1 the notebook failed, 2 data missing (not started).
-    """
-    from papermill.exceptions import PapermillExecutionError
-
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["publish"]:
-        return _publish_main(argv[1:])
-
+def _parser():
+    """The arguments of ``python -m compendium.notebooks PAPER OUTPUT_DIR``."""
     parser = argparse.ArgumentParser(prog="python -m compendium.notebooks")
     parser.add_argument("paper")
     parser.add_argument("output_dir", type=Path, help="the notebook's output_dir")
@@ -482,14 +663,33 @@ def main(argv=None):
         default=os.environ.get("DIMRED_TRACEBACK", "").strip().lower() not in CI_OFF,
         help="on failure, print the notebook's traceback (default: DIMRED_TRACEBACK=1)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None):
+    """``python -m compendium.notebooks``: execute one paper's notebook and publish it
+    (or, with ``publish`` first, publish finished runs: :func:`publish_runs`).
+
+    Returns
+    -------
+    int
+        The exit status: 0 done, 1 the notebook failed, 2 data missing (not started).
+    """
+    from papermill.exceptions import PapermillExecutionError
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["publish"]:
+        return _publish_main(argv[1:])
+    args = _parser().parse_args(argv)
     parameters = {name: _value(value) for name, value in args.p}
     paths.adopt_shared_mirror()
     problem = missing_data(args.paper)
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
-    print(f"{args.paper}: executing notebooks/{args.paper}.ipynb", file=sys.stderr, flush=True)
+    kind = " (quick parameter set)" if args.quick else ""
+    print(f"{args.paper}: executing notebooks/{args.paper}.ipynb{kind}", file=sys.stderr)
+    start = time.monotonic()
     try:
         execute(args.paper, args.output_dir, args.executed, args.quick, parameters)
     except PapermillExecutionError as error:
@@ -501,7 +701,9 @@ def main(argv=None):
         return 1
     executed = _executed_path(args.paper, args.executed)
     publish(executed, args.output_dir / f"{args.paper}.ipynb", notebook_path(args.paper))
-    print(f"{args.paper}: done, outputs in {args.output_dir}", file=sys.stderr, flush=True)
+    seconds = time.monotonic() - start
+    for line in closing_lines(args.paper, args.output_dir, seconds, args.quick):
+        print(line, file=sys.stderr, flush=True)
     return 0
 
 

@@ -2,8 +2,8 @@
 
 ``data/papers.toml`` holds each paper's full reference: authors, title, venue, year and a
 DOI or canonical URL. :func:`load_papers` reads it; :meth:`Paper.reference` renders one
-reference in Markdown, the one form the notebooks' introductions, the README's "Citing
-the papers" list (:func:`render_references`), the landing notebook
+reference in Markdown, the one form the notebooks' introductions, the README's "How to
+cite" list (:func:`render_references`), the landing notebook
 ``docs/papers.ipynb`` (:func:`landing_notebook`, which Binder opens) and the book all use,
 so that no page cites a paper by a path of the workspace it was written in.
 

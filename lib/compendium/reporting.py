@@ -6,8 +6,9 @@ named figures, reproduction rows and findings); the notebook hands them to a
 shows it inline, and finally writes ``figures/<paper>/reproduction.csv`` (columns
 :data:`COLUMNS`) and ``figures/<paper>/findings.csv`` (columns
 :data:`FINDING_COLUMNS`). :func:`assemble` sums the papers up in
-``figures/REPRODUCTION.md``, the README's status table and the README's "what we
-found" lists (``python -m compendium.reporting``).
+``figures/REPRODUCTION.md``, the README's status table (:func:`render_status`), and the
+book's pages: the "what we found" lists of ``docs/findings.md`` and the cost tables of
+``docs/running.md`` (``python -m compendium.reporting``).
 
 Which data
 ----------
@@ -42,13 +43,15 @@ numbers) is data too: one :func:`finding_row` per statement, with the metric,
 its value, its spread over the draws or seeds it was measured on, the number of
 draws and, for a verdict, the predicate and whether it holds. A finding that
 depends on a random draw is measured over at least :data:`MIN_DRAWS` draws, or
-its ``note`` says why fewer. The README quotes the statements verbatim between
-``<!-- findings:<paper>:begin -->`` and ``<!-- findings:<paper>:end -->``.
+its ``note`` says why fewer. The book's page ``docs/findings.md`` quotes the statements
+verbatim between ``<!-- findings:<paper>:begin -->`` and ``<!-- findings:<paper>:end -->``.
 """
 
 import argparse
 import math
+import os
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,11 +75,13 @@ __all__ = [
     "assemble",
     "check_data_label",
     "compare_with_error",
+    "deviation_headline",
     "draws_note",
     "finding_row",
     "format_spread",
     "listed",
     "render_findings",
+    "render_status",
     "reproduction_row",
     "write_findings",
     "write_reproduction",
@@ -104,6 +109,13 @@ README_BEGIN = "<!-- reproduction-status:begin -->"
 README_END = "<!-- reproduction-status:end -->"
 COST_BEGIN, COST_END = "<!-- cost:begin -->", "<!-- cost:end -->"
 ATTRIBUTION_BEGIN, ATTRIBUTION_END = "<!-- attribution:begin -->", "<!-- attribution:end -->"
+#: The book's pages, kept in ``docs/`` and staged by :mod:`compendium.book`.
+DOCS_DIR = paths.ROOT / "docs"
+#: The page of the findings (one block per paper, :func:`findings_markers`).
+FINDINGS_PAGE = "findings.md"
+#: The page of what a run costs: the cost and attribution blocks, and the run history
+#: (:mod:`compendium.run_history`).
+RUNNING_PAGE = "running.md"
 #: Wall time a full ``make figures`` at the papers' settings should stay within (2 cores).
 TARGET_FIGURES_MINUTES = 90
 _KINDS = "|".join(re.escape(kind) for kind in DATA_KINDS)
@@ -219,7 +231,7 @@ def finding_row(
     title : str
         A few words, shown in bold before the statement.
     statement : str
-        The sentence the README quotes (Markdown), built from the measured values.
+        The sentence the findings page quotes (Markdown), built from the measured values.
     metric : str
         What was measured, and on what.
     values : float or array-like
@@ -320,7 +332,7 @@ def write_benchmark(report, stem, findings, data, script):
 
 
 def render_findings(frame):
-    """The README's list of one paper's findings (Markdown), in file order."""
+    """The list of one paper's findings (Markdown) in ``docs/findings.md``, in file order."""
     lines = [f"- **{row.title}.** {row.statement} (`{row.finding}`)" for row in frame.itertuples()]
     return "\n".join(lines)
 
@@ -544,16 +556,27 @@ def status_summary(figures_dir=None):
     return summary
 
 
-def assemble(figures_dir=None, readme=None):
-    """Write ``REPRODUCTION.md`` and refresh the README's status table.
+def assemble(figures_dir=None, readme=None, docs=None):
+    """Write ``REPRODUCTION.md``, refresh the README's status table and the book's pages.
+
+    The README gets the status table (:func:`render_status`, between :data:`README_BEGIN`
+    and :data:`README_END`); ``docs/findings.md`` each paper's findings
+    (:func:`findings_markers`); ``docs/running.md`` the cost of the runs and, with
+    ``figures/cost_attribution.csv``, where their time goes. The README and the pages
+    default to the compendium's own when ``figures_dir`` is the compendium's ``figures/``,
+    the results they describe, and to none otherwise: a report of other figures (a quick
+    run's, in ``build/quick/``) leaves them alone. ``os.devnull`` refreshes nothing. A page
+    without the markers of one of its blocks is an error.
 
     Parameters
     ----------
     figures_dir : Path, optional
         Defaults to ``figures/``.
     readme : Path, optional
-        README whose block between the status markers is replaced; defaults to
-        the compendium's README (skipped when it has no markers).
+        The README to refresh.
+    docs : Path, optional
+        The folder of the book's pages to refresh (:data:`FINDINGS_PAGE`,
+        :data:`RUNNING_PAGE`).
 
     Returns
     -------
@@ -561,6 +584,7 @@ def assemble(figures_dir=None, readme=None):
         The report written.
     """
     figures_dir = Path(figures_dir or paths.FIGURES_DIR)
+    readme, docs = _pages(figures_dir, readme, docs)
     summary = status_summary(figures_dir)
     findings = read_findings(figures_dir)
     table = summary.to_markdown()
@@ -581,20 +605,121 @@ def assemble(figures_dir=None, readme=None):
     attribution = cost_attribution(figures_dir)
     if attribution is not None:
         sections += ["## Where the time goes (`cost_attribution.csv`)", "", attribution, ""]
-        _refresh_block(readme_path(readme), ATTRIBUTION_BEGIN, ATTRIBUTION_END, attribution)
     report = figures_dir / "REPRODUCTION.md"
     report.write_text("\n".join(sections))
-    readme = readme_path(readme)
-    _refresh_block(readme, README_BEGIN, README_END, table)
-    _refresh_block(readme, COST_BEGIN, COST_END, costs)
-    for paper, frame in findings.items():
-        _refresh_block(readme, *findings_markers(paper), render_findings(frame))
+    if readme is not None:
+        _refresh_block(readme, README_BEGIN, README_END, render_status(figures_dir))
+    if docs is not None:
+        running = docs / RUNNING_PAGE
+        _refresh_block(running, COST_BEGIN, COST_END, costs)
+        if attribution is not None:
+            _refresh_block(running, ATTRIBUTION_BEGIN, ATTRIBUTION_END, attribution)
+        for paper, frame in findings.items():
+            _refresh_block(docs / FINDINGS_PAGE, *findings_markers(paper), render_findings(frame))
     return report
+
+
+def _pages(figures_dir, readme=None, docs=None):
+    """The README and the folder of the book's pages that a report of ``figures_dir``
+    refreshes (:func:`assemble`): ``(readme, docs)``, ``None`` for none."""
+    own = Path(figures_dir).resolve() == Path(paths.FIGURES_DIR).resolve()
+
+    def chosen(given, default):
+        if given is None:
+            return default if own else None
+        return None if str(given) == os.devnull else Path(given)
+
+    return chosen(readme, readme_path()), chosen(docs, DOCS_DIR)
 
 
 def readme_path(readme=None):
     """The README the report refreshes (the repository's by default)."""
     return Path(readme or paths.ROOT / "README.md")
+
+
+#: Words of the published tables' names as the README's status table spells them.
+_WORDS = {"tsne": "t-SNE", "usps": "USPS", "umist": "UMIST", "movielens": "MovieLens"}
+#: Groups of deviating rows the README's status table names per paper; the rest are counted.
+HEADLINE_GROUPS = 4
+
+
+def render_status(figures_dir=None, papers=None):
+    """The README's status table (Markdown): one row per paper with its status counts
+    (``setting`` apart from the results), what deviates, its executed notebook and its make
+    target.
+
+    What deviates names the groups of the paper's deviating rows, largest first, with
+    their counts: the published table a row is compared with (the part of its ``source``
+    before the colon: ``claims``, ``table2_usps``), or its ``artifact`` without a source.
+
+    Parameters
+    ----------
+    figures_dir : Path, optional
+        Defaults to ``figures/``.
+    papers : dict of str to str, optional
+        Each paper's short title, in the README's order; default the ``short`` entries
+        of :data:`~compendium.paths.PAPERS_LIST` (read here rather than through the
+        tooling's :mod:`compendium.papers`, which the notebooks never run). A folder of
+        ``figures_dir`` without an entry comes last, named by its folder.
+
+    Returns
+    -------
+    str
+    """
+    figures_dir = Path(figures_dir or paths.FIGURES_DIR)
+    if papers is None:
+        listed = tomllib.loads(paths.PAPERS_LIST.read_text())["papers"]
+        papers = {key: entry["short"] for key, entry in listed.items()}
+    summary = status_summary(figures_dir)
+    order = [key for key in papers if key in summary.index]
+    order += [key for key in summary.index if key not in papers]
+    rows = []
+    for key in order:
+        counts = summary.loc[key]
+        name = papers.get(key, key)
+        notebook = f"figures/{key}/{key}.ipynb"
+        rows.append(
+            {
+                "paper": name,
+                **{status: int(counts[status]) for status in RESULT_STATUSES},
+                "setting": int(counts["setting"]),
+                "what deviates (rows)": deviation_headline(
+                    pd.read_csv(figures_dir / key / "reproduction.csv")
+                ),
+                "executed notebook": f"[{key}.ipynb]({notebook})",
+                "rerun": f"`make {key}`",
+            }
+        )
+    return pd.DataFrame(rows).to_markdown(index=False)
+
+
+def deviation_headline(report, groups=HEADLINE_GROUPS):
+    """What deviates in one ``reproduction.csv`` in a line: its deviating rows' groups
+    (:func:`render_status`), largest first, ``"Table 2 USPS (42), claims (4)"``; at most
+    ``groups`` of them, then how many rows the others hold. ``"none"`` when nothing
+    deviates."""
+    off = report[report["status"] == "deviates"]
+    if off.empty:
+        return "none"
+    source = off["source"].map(lambda value: "" if pd.isna(value) else str(value).split(":")[0])
+    artifact = off["artifact"].map(lambda value: "" if pd.isna(value) else str(value).split()[0])
+    names = source.where(source != "", artifact).map(_headline_name).replace("", "other")
+    counts = names.value_counts(sort=False)
+    counts = counts.iloc[sorted(range(len(counts)), key=lambda i: -counts.iloc[i])]
+    text = ", ".join(f"{name} ({count})" for name, count in counts.iloc[:groups].items())
+    rest = int(counts.iloc[groups:].sum())
+    return f"{text} and {rest} more" if rest else text
+
+
+def _headline_name(name):
+    """A published table's name as a reader says it: ``table2_usps`` is ``Table 2 USPS``."""
+    words = []
+    for word in name.split("_"):
+        numbered = re.fullmatch(r"(table|fig)(\d+)", word)
+        if numbered:
+            word = ("Table " if numbered[1] == "table" else "Fig. ") + numbered[2]
+        words.append(_WORDS.get(word, word))
+    return " ".join(words)
 
 
 def cost_attribution(figures_dir=None):
@@ -717,7 +842,7 @@ def _target_verdict(summary, papers, minutes, target_minutes):
 
 
 def findings_markers(paper):
-    """The README markers around a paper's list of findings."""
+    """The markers around a paper's list of findings in ``docs/findings.md``."""
     return f"<!-- findings:{paper}:begin -->", f"<!-- findings:{paper}:end -->"
 
 
@@ -731,31 +856,50 @@ def read_findings(figures_dir=None):
 
 
 def readme_block(text, begin, end):
-    """The text between two markers of a README (``None`` without them)."""
+    """The text between two markers of a page (``None`` without them)."""
     if begin not in text or end not in text:
         return None
     return text.split(begin, 1)[1].split(end, 1)[0].strip("\n")
 
 
-def _refresh_block(readme, begin, end, content):
-    """Replace the README block between ``begin`` and ``end`` with ``content``."""
-    if not readme.exists():
+def _refresh_block(page, begin, end, content):
+    """Replace the block of ``page`` between ``begin`` and ``end`` with ``content``.
+
+    ``os.devnull`` is left alone. A page that does not exist or lacks either marker is
+    an error: a block that moved would otherwise be left stale without a word.
+    """
+    page = Path(page)
+    if str(page) == os.devnull:
         return
-    text = readme.read_text()
+    text = page.read_text()
     if readme_block(text, begin, end) is None:
-        return
+        raise ValueError(f"{page} has no block between {begin} and {end} to refresh.")
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
-    readme.write_text(f"{head}{begin}\n{content}\n{end}{tail}")
+    page.write_text(f"{head}{begin}\n{content}\n{end}{tail}")
 
 
 def main(argv=None):
     """``python -m compendium.reporting``: assemble the reproduction report."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--figures", type=Path, default=None, help="figures folder")
-    parser.add_argument("--readme", type=Path, default=None, help="README to refresh")
+    parser.add_argument(
+        "--readme", type=Path, default=None,
+        help="README whose status table is refreshed (default: the compendium's, for its "
+        "figures/; /dev/null: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--docs", type=Path, default=None,
+        help="folder of the book's pages whose findings and cost blocks are refreshed "
+        "(default: the compendium's docs/, for its figures/; /dev/null: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-pages", action="store_true",
+        help="write figures/REPRODUCTION.md only: refresh neither the README nor the pages",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    print(assemble(args.figures, args.readme))
+    readme, docs = (os.devnull, os.devnull) if args.no_pages else (args.readme, args.docs)
+    print(assemble(args.figures, readme, docs))
 
 
 if __name__ == "__main__":

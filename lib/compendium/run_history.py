@@ -16,7 +16,8 @@ and the ledgers name one machine. Each run's time is the sum of its steps
 
 ``python -m compendium.run_history`` (a step of ``make figures``, after the report)
 writes ``figures/cost_history.csv`` (one row per run and paper) and ``cost_history.md``,
-and refreshes the README's block between :data:`HISTORY_BEGIN` and :data:`HISTORY_END`.
+and refreshes the block between :data:`HISTORY_BEGIN` and :data:`HISTORY_END` of the
+book's page on what a run costs, ``docs/running.md``.
 It reads git; without a repository (a copy of the files) it leaves them as they are.
 The history does not say whether the code changed between two runs: each run's commit
 does.
@@ -33,7 +34,7 @@ import pandas as pd
 
 from . import depends, paths
 from .ledger import run_parameters, summarise
-from .reporting import COST_DATA, TARGET_FIGURES_MINUTES, _refresh_block, readme_path
+from .reporting import COST_DATA, RUNNING_PAGE, TARGET_FIGURES_MINUTES, _pages, _refresh_block
 
 __all__ = [
     "HISTORY_BEGIN", "HISTORY_END", "full_runs", "read_history", "render_history", "write_history",
@@ -208,9 +209,20 @@ def _history_text(papers, totals, runs, target_minutes):
     )
 
 
-def write_history(figures_dir=None, readme=None, root=None):
-    """Write ``cost_history.csv`` and ``.md`` into ``figures_dir`` and refresh the README's
-    block; nothing without git or a repository (module docstring).
+def write_history(figures_dir=None, page=None, root=None):
+    """Write ``cost_history.csv`` and ``.md`` into ``figures_dir`` and refresh the run
+    history's block of ``page``; nothing without git or a repository (module docstring).
+
+    Parameters
+    ----------
+    figures_dir : Path, optional
+        Defaults to ``figures/``.
+    page : Path, optional
+        The page to refresh; default ``docs/running.md`` when ``figures_dir`` is the
+        compendium's ``figures/``, else none (as :func:`~.reporting.assemble`);
+        ``os.devnull``: none. A page without the block's markers is an error.
+    root : Path, optional
+        The git checkout (:func:`full_runs`).
 
     Returns
     -------
@@ -218,6 +230,9 @@ def write_history(figures_dir=None, readme=None, root=None):
         ``cost_history.md``, or ``None`` when the history could not be read.
     """
     figures_dir = Path(figures_dir or paths.FIGURES_DIR)
+    _, docs = _pages(figures_dir)
+    if page is None:
+        page = docs / RUNNING_PAGE if docs is not None else None
     try:
         history = full_runs(root)
     except (OSError, subprocess.CalledProcessError):
@@ -226,7 +241,8 @@ def write_history(figures_dir=None, readme=None, root=None):
     text = render_history(history)
     report = figures_dir / "cost_history.md"
     report.write_text(f"# Full runs of `make figures`\n\n{text}\n")
-    _refresh_block(readme_path(readme), HISTORY_BEGIN, HISTORY_END, text)
+    if page is not None:
+        _refresh_block(page, HISTORY_BEGIN, HISTORY_END, text)
     return report
 
 
@@ -234,9 +250,13 @@ def main(argv=None):
     """``python -m compendium.run_history``: the full runs the history holds."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--figures", type=Path, default=None, help="figures folder")
-    parser.add_argument("--readme", type=Path, default=None, help="README to refresh")
+    parser.add_argument(
+        "--page", "--readme", dest="page", type=Path, default=None,
+        help="page whose run-history block is refreshed (default: docs/running.md, for the "
+        "compendium's figures/; /dev/null: none)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    print(write_history(args.figures, args.readme) or "no git or no history: left as it is")
+    print(write_history(args.figures, args.page) or "no git or no history: left as it is")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ def example_artefacts(data, published, p):
 
     Every row of a transcribed table and every claim gets a row whose ``source`` is
     ``"<table>:<key>"``; the contract test checks that none is missing. Every table
-    and row says which data it came from (``data=``); what the README will say about
+    and row says which data it came from (``data=``); what the book will say about
     our own measurement is a finding, its statement built from the measured value.
     """
     X, y = data["example"]

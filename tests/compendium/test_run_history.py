@@ -11,7 +11,7 @@ import pytest
 from compendium import paths
 from compendium import run_history as rh
 from compendium.ledger import COLUMNS
-from compendium.reporting import COST_DATA, readme_block
+from compendium.reporting import COST_DATA, DOCS_DIR, RUNNING_PAGE, readme_block
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 PAPERS = ("alpha", "beta")
@@ -103,11 +103,33 @@ def test_the_working_tree_is_a_run_only_when_every_ledger_changed(repo):
 def test_write_history_without_a_repository_writes_nothing(tmp_path):
     figures = tmp_path / "figures"
     figures.mkdir()
-    readme = tmp_path / "README.md"
-    readme.write_text(f"{rh.HISTORY_BEGIN}\nkept\n{rh.HISTORY_END}\n")
-    assert rh.write_history(figures, readme, root=tmp_path) is None
+    page = tmp_path / RUNNING_PAGE
+    page.write_text(f"{rh.HISTORY_BEGIN}\nkept\n{rh.HISTORY_END}\n")
+    assert rh.write_history(figures, page, root=tmp_path) is None
     assert not list(figures.iterdir())
-    assert "kept" in readme.read_text()
+    assert "kept" in page.read_text()
+
+
+@needs_git
+def test_write_history_refreshes_the_page_it_is_given_and_no_other(repo, monkeypatch):
+    repo.write("alpha", [60.0])
+    repo.write("beta", [60.0])
+    repo.commit("full run")
+    monkeypatch.setattr(rh.depends, "papers", lambda root: PAPERS)
+    out = repo.root / "out"
+    (out / "figures").mkdir(parents=True)
+    page = out / RUNNING_PAGE
+    page.write_text(f"# Costs\n{rh.HISTORY_BEGIN}\nstale\n{rh.HISTORY_END}\nkept\n")
+    report = rh.write_history(out / "figures", page, root=repo.root)
+    assert report == out / "figures" / "cost_history.md"
+    text = page.read_text()
+    assert "stale" not in text and "1 full run at" in text and text.endswith("kept\n")
+    page.write_text(f"# Costs\n{rh.HISTORY_BEGIN}\nstale\n{rh.HISTORY_END}\n")
+    rh.write_history(out / "figures", root=repo.root)  # not the compendium's figures/: no page
+    assert "stale" in page.read_text()
+    page.write_text("# Costs, no block\n")
+    with pytest.raises(ValueError, match="no block"):
+        rh.write_history(out / "figures", page, root=repo.root)
 
 
 def _history(totals):
@@ -140,9 +162,12 @@ def test_render_history_of_one_run_or_none():
     assert "No full run" in rh.render_history(_history([]), 90)
 
 
-def test_committed_history_is_what_the_readme_says():
-    """The README's run history is ``figures/cost_history.csv``, number for number."""
+def test_committed_history_is_what_the_running_page_says():
+    """The run history of ``docs/running.md`` is ``figures/cost_history.csv``, number for
+    number."""
     history = rh.read_history(paths.FIGURES_DIR / "cost_history.csv")
     assert len(history) and (history["data"] == COST_DATA).all()
-    block = readme_block((paths.ROOT / "README.md").read_text(), rh.HISTORY_BEGIN, rh.HISTORY_END)
-    assert block == rh.render_history(history), "README and cost_history.csv differ: make figures"
+    block = readme_block((DOCS_DIR / RUNNING_PAGE).read_text(), rh.HISTORY_BEGIN, rh.HISTORY_END)
+    assert block == rh.render_history(history), (
+        "docs/running.md and cost_history.csv differ: make figures"
+    )

@@ -53,7 +53,7 @@ def quick_figures(quick_run, root):
         nbformat.write(executed, root / paper / "executed.ipynb")
         source = notebooks.notebook_path(paper)
         notebooks.publish(root / paper / "executed.ipynb", root / paper / f"{paper}.ipynb", source)
-    reporting.assemble(root, readme=root / "no-readme.md")
+    reporting.assemble(root)  # not the compendium's figures/: no README or page refreshed
     return root
 
 
@@ -84,10 +84,30 @@ def test_book_has_a_landing_page_a_chapter_per_paper_and_an_api_reference(site, 
         assert chapter(site, key).is_file()
         assert f'href="papers/{key}.html"' in landing
         assert paper.link in landing
-    for page in ("summary", "api", "contributing"):
+    for page in ("summary", "api", "contributing", *book.GUIDE):
         assert (site / f"{page}.html").is_file()
+    for page in book.GUIDE:
+        assert f'href="{page}.html"' in landing
     api = (site / "api.html").read_text(encoding="utf-8")
     assert all(f"dimred.{name}" in api for name in dimred.__all__)
+
+
+def test_landing_page_lists_the_guide_and_links_each_papers_findings():
+    """The landing page links every page of the guide, and each paper's findings to its
+    section of ``docs/findings.md`` (by the anchor MyST gives its heading)."""
+    registry = papers.load_papers()
+    landing = book.landing_page(paths.FIGURES_DIR, registry)
+    for page, title in book.GUIDE.items():
+        assert f"[{title}]({page}.md)" in landing
+        assert (book.CONF_DIR / f"{page}.md").is_file() or page == "using", page
+    headings = re.findall(r"^## (.+)$", (book.CONF_DIR / "findings.md").read_text(), re.M)
+    anchors = {book._anchor(heading) for heading in headings}
+    for key, paper in registry.items():
+        if (paths.FIGURES_DIR / key / "findings.csv").is_file():
+            link = f"(findings.md#{book._anchor(paper.short)})"
+            assert link in landing and book._anchor(paper.short) in anchors, key
+    assert book._anchor("AwA2 survey") == "awa2-survey"
+    assert book._anchor("Best-View Projection") == "best-view-projection"
 
 
 def test_compiled_functions_are_listed_as_functions():

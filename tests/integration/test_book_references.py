@@ -1,6 +1,6 @@
 """Every page cites each paper by its full reference (``data/papers.toml``), never by a path.
 
-The notebooks' introductions, the README's "Citing the papers" list and the landing
+The notebooks' introductions, the README's "How to cite" list and the landing
 notebook ``docs/papers.ipynb`` are checked here; the book's pages in ``test_book.py``.
 """
 

@@ -1,10 +1,11 @@
 """What a user running ``make <paper>`` sees: ``make help``, the data check before a
-notebook starts, and a notebook's failure in a few lines.
+notebook starts, a line per step, the closing line, and a notebook's failure in a few lines.
 
 No network is used: the check's requests go to a closed port on 127.0.0.1 (a proxy
 that refuses connections stands for no network).
 """
 
+import io
 import os
 import re
 import shutil
@@ -12,6 +13,7 @@ import socket
 import subprocess
 
 import nbformat
+import pandas as pd
 import pytest
 from papermill.exceptions import PapermillExecutionError
 
@@ -45,6 +47,107 @@ def test_make_help_lists_every_target():
     assert documented <= listed  # `make help` shows every documented target ...
     one_paper = next(line for line in text.splitlines() if "make <paper>" in line)
     assert one_paper.split(":")[-1].split() == list(PAPERS)  # ... and every paper's target
+    assert "make bvp FORCE=1, make figures FORCE=1" in text
+    assert 'make lab LAB_ARGS="--no-browser --port 8890 --ip 0.0.0.0"' in text
+
+
+# ------------------------------------------------------------------------- a line per step
+def test_a_step_is_named_after_what_its_cell_calls():
+    def name(source):
+        return notebooks.step_name(source, {"bvp"})
+
+    assert name("report.show(bvp.table1_artefacts(real, published));") == "table1"
+    assert name("sweeps = bvp.tsne_sweeps(p)\nreport.show(bvp.sweep_artefacts(sweeps));") == (
+        "tsne_sweeps, sweep"
+    )
+    assert name("p = bvp.params(quick)\nreport = Report(output_dir)\np") == "setup"
+    assert name("reproduction = report.write()") == "report.write"
+    assert name("p") is None and name("%matplotlib inline") is None
+
+
+def run_steps(paper, failing=None):
+    """The lines the step hooks of ``paper`` write when its code cells run, the cells whose
+    source holds ``failing`` with an error."""
+    stream = io.StringIO()
+    hooks = notebooks._step_hooks(paper, notebooks._Terminal(stream))
+    cells = nbformat.read(notebooks.notebook_path(paper), as_version=4).cells
+    for index, cell in enumerate(cells):
+        if cell.cell_type == "code":
+            hooks["on_cell_execute"](cell=cell, cell_index=index)
+            status = "error" if failing and failing in cell.source else "ok"
+            reply = {"content": {"status": status}}
+            hooks["on_cell_executed"](cell=cell, cell_index=index, execute_reply=reply)
+    return stream.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_each_step_of_a_notebook_ends_with_a_line_of_its_own(paper):
+    lines = run_steps(paper)
+    cells = nbformat.read(notebooks.notebook_path(paper), as_version=4).cells
+    steps = [c for c in cells if c.cell_type == "code" and not notebooks._tagged(c, "parameters")]
+    assert len(lines) == len(steps), "a line per code cell but the parameters"
+    names = [re.fullmatch(rf"{paper}: (.+) \.\.\. \d+\.\d s", line).group(1) for line in lines]
+    assert names[0] == "setup"
+    assert len(set(names)) == len(names), "each step has a name of its own"
+    assert not any(name.startswith("cell ") for name in names), "named after what it calls"
+
+
+def test_a_failed_step_says_so():
+    lines = run_steps("bvp", failing="table1_artefacts")
+    assert re.fullmatch(r"bvp: table1 \.\.\. failed after \d+\.\d s", lines[1])
+
+
+def test_a_step_line_starts_a_line_of_its_own():
+    stream = io.StringIO()
+    terminal = notebooks._Terminal(stream)
+    terminal.write("sweep:  50%|#####     | 1/2\r")
+    terminal.line(notebooks.step_line("bvp", "tsne_sweeps, sweep", 245.4))
+    terminal.write("fold draws: 100%|##########| 2/2\n")
+    terminal.line(notebooks.step_line("bvp", "fold_draws", 12.34))
+    assert stream.getvalue().splitlines()[1:] == [
+        "bvp: tsne_sweeps, sweep ... 4 min 05 s",
+        "fold draws: 100%|##########| 2/2",
+        "bvp: fold_draws ... 12.3 s",
+    ]
+
+
+@pytest.mark.notebook
+def test_papermill_calls_the_step_hooks(tmp_path, monkeypatch, capsys):
+    """A two-step notebook run by :func:`notebooks.execute`: the lines come from the run."""
+    cells = [nbformat.v4.new_code_cell('quick = False\noutput_dir = "."')]
+    cells[0].metadata["tags"] = ["parameters"]
+    cells += [nbformat.v4.new_code_cell(code) for code in ("import time\ntime.sleep(0.2)", "1/0")]
+    source = tmp_path / "tiny.ipynb"
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": kernel}), source)
+    monkeypatch.setattr(notebooks, "notebook_path", lambda paper: source)
+    with pytest.raises(PapermillExecutionError) as failed:
+        notebooks.execute("tiny", tmp_path / "out", tmp_path / "run.ipynb")
+    lines = capsys.readouterr().err.splitlines()
+    assert re.fullmatch(r"tiny: time\.sleep \.\.\. 0\.[2-9] s", lines[0])
+    cell = failed.value.exec_count  # as the failure names it
+    assert re.fullmatch(rf"tiny: cell {cell} \.\.\. failed after 0\.\d s", lines[1])
+
+
+# ---------------------------------------------------------------------------- closing line
+def write_reproduction(folder, statuses):
+    folder.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame({"status": statuses}).to_csv(folder / "reproduction.csv", index=False)
+
+
+def test_the_closing_line_counts_the_statuses_and_names_the_outputs(tmp_path):
+    out = tmp_path / "build" / "quick" / "figures" / "bvp"
+    write_reproduction(out, ["match"] * 3 + ["deviates"] + ["setting"] * 2)
+    assert notebooks.closing_lines("bvp", out, 245.4) == [
+        f"bvp: done in 4 min 05 s: 3 match, 0 within_error, 1 deviates, 0 not_reproducible "
+        f"(and 2 settings); outputs in {out}"
+    ]
+    quick = notebooks.closing_lines("bvp", out, 12.34, quick=True)
+    assert quick[0].startswith("bvp: done in 12.3 s: 3 match, ")
+    assert quick[1:] == [
+        "bvp: quick parameter set: its numbers differ from those of the committed full run "
+        "in figures/bvp"
+    ]
 
 
 @pytest.fixture
@@ -135,17 +238,24 @@ def finished_run(paper, path):
 
 
 def test_a_successful_run_is_published_beside_its_figures(tmp_path, monkeypatch, capsys):
+    def run(paper, out, executed, *args):
+        write_reproduction(out, ["match", "within_error"])
+        return finished_run(paper, executed)
+
     monkeypatch.setattr(notebooks, "missing_data", lambda paper: None)
-    monkeypatch.setattr(
-        notebooks, "execute", lambda paper, out, executed, *args: finished_run(paper, executed)
-    )
-    status = notebooks.main(
-        ["bvp", str(tmp_path / "figures"), "--executed", str(tmp_path / "run.ipynb")]
-    )
-    published = tmp_path / "figures" / "bvp.ipynb"
+    monkeypatch.setattr(notebooks, "execute", run)
+    out = tmp_path / "figures"
+    status = notebooks.main(["bvp", str(out), "--executed", str(tmp_path / "run.ipynb"), "--quick"])
+    published = out / "bvp.ipynb"
     assert status == 0 and published.is_file()
     assert str(paths.ROOT) not in published.read_text()
-    assert "bvp: done" in capsys.readouterr().err
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "bvp: executing notebooks/bvp.ipynb (quick parameter set)"
+    assert re.fullmatch(
+        rf"bvp: done in \d+\.\d s: 1 match, 1 within_error, .*; outputs in {re.escape(str(out))}",
+        lines[1],
+    )
+    assert lines[2].startswith("bvp: quick parameter set: ")
 
 
 def test_publish_command_publishes_finished_runs_and_names_the_rest(tmp_path, capsys):

@@ -5,7 +5,7 @@ requirements/constraints.txt; there ``import dimred`` loads none of the extras' 
 (torch, Jupyter, dask, shap, papermill), the dataset registry is the installed copy of
 data/registry.toml (a symlink in the checkout) and every public estimator of
 ``dimred.__all__`` fits on small data. The library is built from a copy of the files
-``pip install .`` reads (pyproject.toml, README.md, lib/, data/registry.toml), so that
+``pip install .`` reads (pyproject.toml, README.md, LICENSE, lib/, data/registry.toml), so that
 the build leaves the checkout's build/ and lib/*.egg-info alone. Takes about a minute
 with the packages in pip's cache or a local index (make env's machines), more when pip
 downloads them.
@@ -125,7 +125,7 @@ SCRIPT = textwrap.dedent(
 
 def copy_sources(dest):
     """The files `pip install .` reads, the registry symlink kept as a symlink."""
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, dest / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
     shutil.copytree(ROOT / "lib", dest / "lib", symlinks=True, ignore=ignore)

@@ -20,10 +20,13 @@ import pandas as pd
 import pytest
 
 from compendium import paths
+from compendium.papers import load_papers
 from compendium.published import CLAIM_COLUMNS, load_published, source
 from compendium.reporting import (
     COLUMNS,
+    DOCS_DIR,
     FINDING_COLUMNS,
+    FINDINGS_PAGE,
     MIN_DRAWS,
     STATUSES,
     check_data_label,
@@ -192,22 +195,26 @@ def test_committed_tables_say_which_data(paper):
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_committed_findings_are_what_the_readme_says(paper):
-    """The README's list of a paper's findings is findings.csv, number for number."""
+def test_committed_findings_are_what_the_findings_page_says(paper):
+    """The list of a paper's findings in ``docs/findings.md`` is findings.csv, number for
+    number."""
     findings = pd.read_csv(paths.FIGURES_DIR / paper / "findings.csv", keep_default_na=False)
     assert_findings_schema(findings)
-    readme = (paths.ROOT / "README.md").read_text()
-    block = readme_block(readme, *findings_markers(paper))
-    assert block is not None, f"the README has no findings block for {paper}"
-    assert block == render_findings(findings), "README and findings.csv differ: make figures"
+    page = (DOCS_DIR / FINDINGS_PAGE).read_text()
+    block = readme_block(page, *findings_markers(paper))
+    assert block is not None, f"docs/findings.md has no findings block for {paper}"
+    assert block == render_findings(findings), "docs/findings.md and findings.csv differ"
 
 
-def test_readme_findings_sections_state_nothing_else():
-    """Outside the generated blocks, the "what we found" sections state no number."""
-    readme = (paths.ROOT / "README.md").read_text()
-    sections = re.findall(r"^### [^\n]*what we found\n(.*?)(?=^##)", readme, re.M | re.S)
-    assert len(sections) == len(PAPERS)
-    for section in sections:
-        block = r"<!-- findings:(\w+):begin -->.*?<!-- findings:\1:end -->"
+def test_findings_page_sections_state_nothing_else():
+    """The findings page has one section per paper, named by its short title, and outside
+    the generated blocks they state no number."""
+    page = (DOCS_DIR / FINDINGS_PAGE).read_text()
+    sections = re.findall(r"^## ([^\n]*)\n(.*?)(?=^## |\Z)", page, re.M | re.S)
+    shorts = [paper.short for paper in load_papers().values()]
+    assert [title for title, _ in sections] == shorts
+    for paper, (_, section) in zip(PAPERS, sections, strict=True):
+        block = rf"<!-- findings:{paper}:begin -->.*?<!-- findings:{paper}:end -->"
+        assert len(re.findall(block, section, flags=re.S)) == 1, paper
         outside = re.sub(block, "", section, flags=re.S)
         assert not re.search(r"\d", outside), outside

@@ -76,3 +76,27 @@ def test_committed_benchmark_agrees_with_its_finding():
     assert (bench["rows_differing"] == 0).all() and len(bench) >= 3
     assert float(speed["value"]) == pytest.approx(bench["speed_ratio"].median())
     assert speed["holds"] in (True, "True") and speed["produced_by"] == "make bench (bench_svc.py)"
+
+
+def test_what_the_vote_does_not_reproduce_goes_to_svc_predict():
+    """``break_ties=True`` (a tied vote is decided by the one-vs-rest values: 10 of these
+    600 rows) and a model fitted on sparse data: predicted by ``SVC.predict`` itself."""
+    from scipy import sparse
+
+    X, y = _classes(5, 4, 600, seed=5, spread=0.3)
+    tied = SVC(kernel="linear", break_ties=True).fit(X[:300], y[:300])
+    assert np.any(tied.predict(X) != SVC(kernel="linear").fit(X[:300], y[:300]).predict(X))
+    np.testing.assert_array_equal(ovo_predict(tied, X), tied.predict(X))
+    fitted_sparse = SVC(kernel="linear").fit(sparse.csr_matrix(X[:300]), y[:300])
+    np.testing.assert_array_equal(ovo_predict(fitted_sparse, X), fitted_sparse.predict(X))
+
+
+def test_rows_svc_predict_refuses_are_refused_with_its_message():
+    X, y = _classes(3, 4, 200, seed=6)
+    model = SVC(kernel="linear").fit(X, y)
+    with_nan = X[:5].copy()
+    with_nan[2, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        ovo_predict(model, with_nan)
+    with pytest.raises(ValueError, match="3 features, but SVC is expecting 4"):
+        ovo_predict(model, X[:, :3])

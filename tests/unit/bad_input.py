@@ -99,6 +99,11 @@ def _with_inf(X, y):
     return X, y
 
 
+def _twice(X, y):
+    """Every sample duplicated: 120 rows, 60 distinct points (a duplicate is no neighbour)."""
+    return np.vstack([X, X]), np.concatenate([y, y])
+
+
 #: What a refusal of constant data may say.
 CONSTANT = ("constant", "variance", "vary", "identical", "spread")
 
@@ -128,6 +133,7 @@ INPUTS = {
     "mismatched y": Input(
         lambda X, y: (X, y[:-1]), ("inconsistent", "sample", "length"), supervised_only=True
     ),  # fmt: skip
+    "every row twice": Input(_twice, ("duplicate",), _finite),
 }
 
 

@@ -2,7 +2,7 @@
 
 Every public estimator and function of ``dimred`` (plus the autoencoder) meets every
 degenerate input; each cell must be a clear error or a right result. The whole
-matrix is written to ``build/bad_input_report.{csv,md}`` (the README summarises it),
+matrix is written to ``build/bad_input_report.{csv,md}`` (`docs/determinism.md` summarises it),
 so a reader sees what was tried and what each method does with it.
 """
 
@@ -70,6 +70,7 @@ def test_no_silent_garbage_and_no_obscure_error(report):
         ("ORML", "labels 1/5/9", "result"),
         ("ORML", "string labels", "clear error"),
         ("LocalitySensitiveDiscriminantAnalysis", "string labels", "result"),
+        ("FisherTSNE", "every row twice", "result"),  # issue 48: "all points of X are equal"
     ],
 )
 def test_cells_the_issue_named(method, input_name, expected):

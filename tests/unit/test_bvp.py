@@ -1,10 +1,13 @@
 """BestViewProjection: Algorithm 1, its spectral closed form, orientation and errors."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.linalg import subspace_angles
 from scipy.stats import ortho_group
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dimred import BestViewProjection
@@ -110,6 +113,49 @@ def test_clear_errors(params, labels, message):
         X[0, 0] = np.nan
     with pytest.raises(ValueError, match=message):
         BestViewProjection(**params).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"max_iter": 0}, r"max_iter=0 must be an integer >= 1"),
+        ({"max_iter": -3}, r"max_iter=-3 must be an integer >= 1"),
+        ({"max_iter": 2.5}, r"max_iter=2.5 must be an integer >= 1"),
+        ({"step_size": 0}, r"step_size=0 must be a finite number > 0"),
+        ({"step_size": -0.1}, r"step_size=-0.1 must be a finite number > 0"),
+        ({"step_size": np.nan}, r"step_size=nan must be a finite number > 0"),
+        ({"tol": -1e-3}, r"tol=-0.001 must be a number >= 0"),
+    ],
+)
+def test_descent_settings_that_cannot_run_or_stop_are_refused(params, message):
+    # Before: max_iter <= 0 and step_size = 0 returned the random starting viewpoint.
+    X, y = ordinal_problem(12)
+    for solver in ("spectral", "riemannian"):
+        with pytest.raises(ValueError, match=message):
+            BestViewProjection(solver=solver, random_state=0, **params).fit(X, y)
+    with pytest.raises(ValueError, match=message):
+        best_viewpoint(np.diff(ordinal_problem(12)[0][:3], axis=0), random_state=0, **params)
+
+
+@pytest.mark.parametrize("max_iter", [1, 2, 5])
+def test_a_descent_stopped_before_convergence_warns(max_iter):
+    X, y = ordinal_problem(0)
+    bvp = BestViewProjection(2, solver="riemannian", max_iter=max_iter, random_state=0)
+    with pytest.warns(ConvergenceWarning, match="did not converge for 4 of the 4 viewpoints"):
+        bvp.fit(X, y)
+    converged = BestViewProjection(2).fit(X, y)
+    assert bvp.objective_ < converged.objective_ - 1e-6  # an unconverged view
+    A = np.random.default_rng(0).normal(size=(4, 7))
+    with pytest.warns(ConvergenceWarning, match=f"best_viewpoint did not converge: {max_iter}"):
+        best_viewpoint(A, random_state=0, max_iter=max_iter)
+
+
+def test_a_converged_descent_does_not_warn():
+    X, y = ordinal_problem(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        bvp = BestViewProjection(2, solver="riemannian", random_state=0).fit(X, y)
+    assert bvp.objective_ == pytest.approx(BestViewProjection(2).fit(X, y).objective_)
 
 
 @pytest.mark.parametrize("solver", ["spectral", "riemannian"])

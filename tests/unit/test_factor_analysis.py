@@ -49,6 +49,20 @@ def assert_same_fit(ours, reference, X):
     np.testing.assert_allclose(ours.score(X), reference.score(X), rtol=RTOL)
 
 
+@pytest.fixture
+def fallbacks(monkeypatch):
+    """The fits of GramFactorAnalysis that ran scikit-learn's own FactorAnalysis.fit."""
+    calls = []
+    sklearn_fit = FactorAnalysis.fit
+
+    def recorded(model, X, y=None):
+        calls.append(type(model).__name__)
+        return sklearn_fit(model, X, y)
+
+    monkeypatch.setattr(FactorAnalysis, "fit", recorded)
+    return calls
+
+
 @pytest.mark.parametrize(
     "shape, n_components",
     [
@@ -59,17 +73,19 @@ def assert_same_fit(ours, reference, X):
         ((300, 40, 30), None),  # every feature
     ],
 )
-def test_the_fit_is_scikit_learns(shape, n_components):
+def test_the_fit_is_scikit_learns(shape, n_components, fallbacks):
     X = low_rank(*shape)
     assert_same_fit(*both(X, n_components), X)
+    assert "GramFactorAnalysis" not in fallbacks  # the Gram path, not scikit-learn's fit
 
 
-def test_the_fit_on_awa2_like_features_is_scikit_learns():
+def test_the_fit_on_awa2_like_features_is_scikit_learns(fallbacks):
     # Sparse ReLU-like features, where a factor's sign is set by one sample: it must
     # be read from scikit-learn's left vectors Q Uhat, not from A v.
     X, _ = awa2_like(n_samples=1200, n_features=256, random_state=0)
     for n_components in (4, 16, 64):
         assert_same_fit(*both(X, n_components), X)
+    assert "GramFactorAnalysis" not in fallbacks
 
 
 @pytest.mark.parametrize(
@@ -83,9 +99,10 @@ def test_the_fit_on_awa2_like_features_is_scikit_learns():
         {"tol": 1e-6, "max_iter": 40},
     ],
 )
-def test_every_option_gives_scikit_learns_fit(options):
+def test_every_option_gives_scikit_learns_fit(options, fallbacks):
     X = low_rank(300, 40, 10, seed=1)
     assert_same_fit(*both(X, 6, **options), X)
+    assert "GramFactorAnalysis" not in fallbacks
 
 
 @pytest.mark.parametrize("options", [{"svd_method": "lapack"}, {}])
@@ -119,6 +136,14 @@ def test_the_gram_svd_is_scikit_learns_randomized_svd(n_iter, n_components):
     U_ours, Vt = svd_flip(A @ left, Vt)  # randomized_svd's sign rule
     np.testing.assert_allclose(U_ours, U, atol=1e-9)
     np.testing.assert_allclose(Vt, reference, atol=1e-9)
+
+
+def test_more_components_than_features_give_every_feature_as_randomized_svd():
+    A = low_rank(50, 6, 6)
+    squared, Vt, left = randomized_gram_svd(A.T @ A, 9, 2, np.random.RandomState(0))
+    _, s, _ = randomized_svd(A, 9, n_iter=2, random_state=np.random.RandomState(0))
+    assert squared.shape == s.shape == (6,) and Vt.shape == (6, 6) and left.shape == (6, 6)
+    np.testing.assert_allclose(squared, s**2, rtol=1e-9)
 
 
 def test_beyond_the_rank_the_gram_svd_gives_zeros():
@@ -164,8 +189,100 @@ def test_data_without_factors_are_refused_on_either_path(X, match):
 
 
 def test_a_wrong_initial_noise_is_refused():
-    with pytest.raises(ValueError, match="noise_variance_init has 3 entries; X has 20"):
+    with pytest.raises(ValueError, match=r"noise_variance_init has shape \(3,\); X has 20"):
         GramFactorAnalysis(2, noise_variance_init=[1.0, 1.0, 1.0]).fit(low_rank(100, 20, 5))
+
+
+@pytest.mark.parametrize("value", [-1.0, 0.0, np.nan, np.inf])
+@pytest.mark.parametrize("shape", [(100, 5), (4, 5)])  # the Gram path; scikit-learn's
+def test_an_initial_noise_that_is_no_variance_is_refused(value, shape):
+    # scikit-learn fails on a negative one with "array must not contain infs or NaNs"
+    # and returns an infinite log-likelihood from a zero; before, a NaN model.
+    init = np.ones(shape[1])
+    init[2] = value
+    with pytest.raises(ValueError, match=f"positive, finite variances; feature 2 has {value:g}"):
+        GramFactorAnalysis(2, noise_variance_init=init).fit(low_rank(*shape, 2))
+
+
+def exactly_low_rank(n_samples, n_features, rank, seed):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n_samples, rank)) @ rng.normal(size=(rank, n_features))
+
+
+def collinear(seed):
+    X = np.random.default_rng(seed).normal(size=(200, 10))
+    X[:, 9] = X[:, 0]  # a duplicated column: rank 9
+    return X
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    "make, n_components",
+    [
+        (lambda seed: exactly_low_rank(200, 10, 3, seed), None),  # the default: k = 10 > 3
+        (lambda seed: exactly_low_rank(200, 10, 3, seed), 5),
+        (lambda seed: exactly_low_rank(200, 10, 3, seed), 3),  # k = rank
+        (collinear, None),
+        (collinear, 9),
+    ],
+)
+def test_on_rank_deficient_and_collinear_data_the_fit_is_scikit_learns(make, n_components, seed):
+    # n_components >= rank(X): scikit-learn's s_k beyond the rank are rounding noise in
+    # its log-likelihood and stopping rule, which the Gram matrix cannot reproduce (it
+    # used to stop after 27 iterations against 3, the factors 31 % apart).
+    X = make(seed)
+    ours, reference = both(X, n_components, tol=1e-2, max_iter=1000)
+    assert_same_fit(ours, reference, X)
+
+
+def test_only_an_unresolved_factor_falls_back_to_scikit_learns_fit(fallbacks):
+    GramFactorAnalysis(8, random_state=0).fit(low_rank(300, 40, 10))
+    GramFactorAnalysis(random_state=0).fit(low_rank(300, 40, 30))
+    assert fallbacks == []
+    GramFactorAnalysis(random_state=0).fit(exactly_low_rank(200, 10, 3, 0))
+    assert fallbacks == ["GramFactorAnalysis"]
+
+
+def test_the_fallback_draws_what_scikit_learn_draws_from_a_shared_generator(fallbacks):
+    # The Gram iterations have drawn from the generator before falling back: rewound,
+    # scikit-learn's fit draws its own sequence.
+    X = exactly_low_rank(200, 10, 3, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = GramFactorAnalysis(random_state=np.random.RandomState(5)).fit(X)
+        reference = FactorAnalysis(random_state=np.random.RandomState(5)).fit(X)
+    assert fallbacks == ["GramFactorAnalysis", "FactorAnalysis"]
+    np.testing.assert_array_equal(ours.loglike_, reference.loglike_)
+    np.testing.assert_array_equal(ours.components_, reference.components_)
+
+
+@pytest.mark.parametrize(
+    "X, n_components, options, scikit_learns",
+    [
+        (low_rank(300, 10, 10), 2, {}, False),  # the Gram path
+        (exactly_low_rank(200, 10, 3, 0), 5, {}, True),  # its fallback
+        (low_rank(300, 10, 10), 2, {"svd_method": "lapack"}, True),
+        (low_rank(8, 10, 10), 2, {}, True),  # fewer samples than features
+    ],
+)
+def test_every_path_keeps_the_feature_names(X, n_components, options, scikit_learns, fallbacks):
+    # scikit-learn's fit on the validated array used to drop them (lapack, n < d).
+    names = [f"f{j}" for j in range(X.shape[1])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fa = GramFactorAnalysis(n_components, **options).fit(pd.DataFrame(X, columns=names))
+    assert fa.feature_names_in_.tolist() == names
+    assert (fallbacks == ["GramFactorAnalysis"]) == scikit_learns
+
+
+@pytest.mark.parametrize("svd_method", ["randomized", "lapack"])
+def test_more_components_than_features_give_scikit_learns_fit(svd_method):
+    # scikit-learn: n_features factors, a log-likelihood whose constant counts
+    # n_components (before: 8 rows, 3 of them zero, and loglike_ 28,010 against -325.8).
+    X = low_rank(100, 5, 5)
+    ours, reference = both(X, 8, svd_method=svd_method)
+    assert ours.components_.shape == reference.components_.shape == (5, 5)
+    assert_same_fit(ours, reference, X)
 
 
 @parametrize_with_checks([GramFactorAnalysis(n_components=2)])

@@ -122,6 +122,36 @@ def test_parzen_width_maximises_the_leave_one_out_likelihood_and_is_scale_equiva
     assert parzen_width(7.0 * X, y, factors) == pytest.approx(7.0 * sigma)
 
 
+def test_duplicating_every_point_changes_no_parzen_width():
+    # A duplicate is the held-out point itself: it neither sets the scale (before, a
+    # false "all points of X are equal") nor predicts its twin's label.
+    X, y = blobs(6, per_class=10)
+    twice = np.vstack([X, X]), np.concatenate([y, y])
+    assert parzen_width(*twice) == pytest.approx(parzen_width(X, y), rel=1e-12)
+
+
+def test_the_parzen_scale_is_the_median_distance_to_the_nearest_distinct_point():
+    # Every point but the first duplicated: the scale is not the first one's alone.
+    X, y = blobs(6, per_class=10)
+    X, y = np.vstack([X, X[1:]]), np.concatenate([y, y[1:]])
+    distances = np.linalg.norm(X[:, None] - X[None], axis=2)
+    expected = np.median(np.where(distances > 0, distances, np.inf).min(axis=1))
+    assert parzen_width(X, y, factors=[1.0]) == pytest.approx(expected, rel=1e-12)
+
+
+def test_only_equal_points_have_no_parzen_width():
+    with pytest.raises(ValueError, match="all 6 points of X are equal"):
+        parzen_width(np.full((6, 2), 1.5), [0, 0, 0, 1, 1, 1])
+
+
+def test_fisher_tsne_embeds_data_in_which_every_point_is_duplicated():
+    X, y = blobs(6, per_class=10)
+    twice, labels = np.vstack([X, X]), np.concatenate([y, y])
+    model = FisherTSNE(perplexity=5, max_iter=250, random_state=0).fit(twice, labels)
+    assert model.sigma_ == pytest.approx(parzen_width(X, y), rel=1e-12)
+    assert np.all(np.isfinite(model.embedding_))
+
+
 # -------------------------------------------------------------------------- path distances
 def test_path_length_is_symmetric_zero_for_equal_points_and_one_step_is_the_local_norm():
     X, y = blobs(7)

@@ -103,3 +103,25 @@ def test_importances_do_not_depend_on_the_scale_and_bad_input_is_refused():
         forest_importances(sp.csr_matrix(X), y, **options)
     # two samples: finite importances (each sample is out of bag in about a third of the trees)
     assert np.isfinite(forest_importances(X[[0, -1]], y[[0, -1]], **options).to_numpy()).all()
+
+
+@pytest.mark.parametrize("shap_rows", [0, -5, 2.5, True])
+def test_shap_rows_that_name_no_rows_are_refused(informative, shap_rows):
+    # Before: 0 gave an all-NaN Shapley column, -5 NumPy's "Negative dimensions".
+    X, y = informative
+    with pytest.raises(
+        ValueError, match=r"shap_rows=.* must be None \(every row\) or a positive int"
+    ):
+        forest_importances(X, y, n_estimators=5, random_state=0, shap_rows=shap_rows)
+
+
+def test_more_shap_rows_than_samples_explain_every_row(informative):
+    X, y = informative
+    options = {"n_estimators": 5, "random_state": 0}
+    every = forest_importances(X[:40], y[:40], **options)
+    pd.testing.assert_frame_equal(
+        forest_importances(X[:40], y[:40], shap_rows=40, **options), every
+    )
+    pd.testing.assert_frame_equal(
+        forest_importances(X[:40], y[:40], shap_rows=99, **options), every
+    )

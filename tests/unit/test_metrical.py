@@ -248,3 +248,50 @@ def test_a_constant_column_gets_nothing_and_the_scale_changes_nothing():
         np.testing.assert_allclose(scaled, clean, rtol=1e-10)
     with pytest.raises(ValueError, match="every feature of X is constant"):
         MetricalImportance().fit(np.full((60, 3), 3.7), y)
+
+
+def _every_kind_of_column(seed=0, n=60):
+    """A DataFrame with one column of each dtype a mixed data set holds."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {
+            "float": rng.normal(size=n) + y,
+            "int": rng.integers(0, 5, n),
+            "bool": rng.integers(0, 2, n).astype(bool),
+            "category": pd.Categorical(rng.choice(["a", "b", "c"], n)),
+            "ordered": pd.Categorical(rng.choice(["lo", "hi"], n), ["lo", "hi"], ordered=True),
+            "string": pd.array(rng.choice(["p", "q"], n), dtype="string"),
+            "object": pd.Series(rng.choice([1, "z", 2.5], n), dtype=object),
+        }
+    )
+    return frame, y
+
+
+def test_dataframe_of_every_column_kind_equals_its_object_array():
+    """Any mix of numeric, bool, category, string and object columns fits, and gives the
+    importances of the same values as an object array with the mask declared."""
+    frame, y = _every_kind_of_column()
+    fitted = MetricalImportance(n_discard=2).fit(frame, y)
+    numeric = np.array([kind in ("float", "int") for kind in frame.columns])
+    np.testing.assert_array_equal(fitted.categorical_, ~numeric)
+    as_array = frame.astype(object).to_numpy()
+    reference = MetricalImportance(categorical_features=~numeric, n_discard=2).fit(as_array, y)
+    np.testing.assert_allclose(fitted.feature_importances_, reference.feature_importances_)
+    assert fitted.transform(frame).shape == (len(y), frame.shape[1] - 2)
+
+
+@pytest.mark.parametrize("pair", [(a, b) for a in range(7) for b in range(a + 1, 7)])
+def test_every_pair_of_column_kinds_fits_and_transforms(pair):
+    frame, y = _every_kind_of_column(seed=1)
+    columns = frame.columns[list(pair)]
+    kept = MetricalImportance(n_discard=1).fit(frame[columns], y).transform(frame[columns])
+    assert kept.shape == (len(y), 1)
+
+
+def test_pandas_output_keeps_the_columns_dtypes():
+    frame, y = _every_kind_of_column()
+    selector = MetricalImportance(n_discard=3).set_output(transform="pandas").fit(frame, y)
+    kept = selector.transform(frame)
+    assert list(kept.columns) == list(selector.get_feature_names_out())
+    pd.testing.assert_series_equal(kept.dtypes, frame.dtypes[kept.columns])

@@ -6,6 +6,8 @@ the primal (4) and dual (7) problems by scipy's SLSQP, LDA/NPE/Isomap parts
 by scikit-learn, thresholds (Eq. 9) and the decision rule (Eq. 8) by loops.
 """
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -419,6 +421,33 @@ def test_pinv_solution_of_singular_S_is_not_a_minimiser_and_ridge_finds_the_limi
     assert w @ S @ w / (w @ w) > 1e-3 * values[-1]  # while the pinv direction pays for it
 
 
+def duplicated_ranks(copies, seed):
+    """Twelve distinct points in three ranks, each ``copies`` times: with
+    ``n_neighbors = copies - 1`` every edge of the graph joins equal rows, so
+    ``S = X L X^T`` is 0 up to rounding (exactly 0 for 3 copies)."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([1, 2, 3], 4)
+    X = rng.normal(size=(12, 3)) + y[:, None] * np.array([1.0, 0.0, 0.0])
+    return np.repeat(X, copies, axis=0), np.repeat(y, copies)
+
+
+@pytest.mark.parametrize("copies", [3, 4, 5])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_ridge_the_pinv_error_recommends_works_when_every_edge_joins_equal_rows(copies, seed):
+    # A ridge relative to trace(S) = 0 added nothing: "Singular matrix", "H must be
+    # positive semi-definite" or, silently, a direction of rounding noise.
+    X, y = duplicated_ranks(copies, seed)
+    with pytest.raises(ValueError, match=r"ORML\(ridge=1e-8\) takes the largest-margin"):
+        ORML(n_neighbors=copies - 1).fit(X, y)
+    S, D = orml_problem(ORML(n_neighbors=copies - 1, ridge=1e-8).fit(X, y), X, y)
+    assert np.abs(S).max() <= 1e-12 * np.abs(X).max() ** 2
+    v = D.T @ slsqp(D @ D.T, 1.0)  # the largest-margin direction: S = 0 costs nothing
+    for ridge in (1e-8, 1e-3):
+        est = ORML(n_neighbors=copies - 1, ridge=ridge).fit(X, y)
+        assert cosine(est.coef_, v) > 1 - 1e-9
+        assert np.all(D @ est.coef_ > 0)
+
+
 # ------------------------------------------------------------------------ ORML/M
 
 
@@ -785,6 +814,15 @@ def test_invalid_hyperparameters_raise():
     for make in (RankProjection, MultilinearRankProjection):
         with pytest.raises(ValueError, match="method="):
             make("pca", n_neighbors=3).fit(X, y)
+
+
+@pytest.mark.parametrize("max_iter", [0, -1, 2.5])
+@pytest.mark.parametrize("make", [MultilinearORML, partial(MultilinearRankProjection, "npe")])
+def test_multilinear_rankers_refuse_fewer_than_one_sweep(make, max_iter):
+    # Before: UnboundLocalError (0, -1) or TypeError (2.5) from the loop over sweeps.
+    X, y = ordinal_data(16, n_per_rank=5, n_ranks=3)
+    with pytest.raises(ValueError, match=rf"max_iter={max_iter} must be an integer >= 1 \(sweeps"):
+        make(n_neighbors=3, max_iter=max_iter, random_state=0).fit(X, y)
 
 
 def test_gap_in_integer_labels_warns_and_ranks_by_position():

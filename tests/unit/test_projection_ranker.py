@@ -9,7 +9,7 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from dimred import BestViewProjection, ProjectionRanker, RankProjection
+from dimred import ORML, BestViewProjection, ProjectionRanker, RankProjection
 from dimred.ordinal.thresholds import rank_thresholds, threshold_predict
 
 
@@ -87,6 +87,26 @@ def test_bvp_and_lda_rank_well_and_keep_ordered_labels(rule):
     assert np.mean(model.predict(X) == np.asarray(labels)) > 0.8
 
 
+@pytest.mark.parametrize(
+    "projection",
+    [BestViewProjection(1), RankProjection("lda"), ORML()],
+    ids=["bvp", "rank_projection", "orml"],
+)
+def test_ordinal_projections_inside_keep_an_ordered_categoricals_order(projection):
+    """The projection is fitted on the Categorical itself, so ordinal projections accept
+    it, and rank as they do on the numeric codes; an unused category is dropped."""
+    X, y = _ordinal()
+    categories = ["none", "low", "mid", "high", "top"]
+    labels = pd.Categorical.from_codes(y, categories, ordered=True)
+    with pytest.warns(UserWarning, match=r"rank levels \['none'\]"):
+        model = ProjectionRanker(projection).fit(X, labels)
+    assert list(model.classes_) == categories[1:]
+    numeric = ProjectionRanker(projection).fit(X, y)
+    np.testing.assert_array_equal(
+        model.predict(X), np.asarray(categories, dtype=object)[numeric.predict(X)]
+    )
+
+
 def test_threshold_rule_matches_rank_projection_on_its_own_direction():
     """RankProjection (LDA criterion) is a projection plus this very rule: wrapping its
     fitted direction gives its predictions."""
@@ -102,3 +122,20 @@ def test_refuses_labels_without_an_order():
     X, _ = _ordinal()
     with pytest.raises(ValueError, match="order"):
         ProjectionRanker(PCA(1)).fit(X, np.array(["a", "b", "c", "d"] * 30))
+
+
+@pytest.mark.parametrize("rule", ["threshold", "nearest"])
+@pytest.mark.parametrize("value", [0.0, 3.7])
+def test_refuses_constant_data_behind_an_unsupervised_projection(rule, value):
+    # Before: arbitrary ranks, behind NumPy's "invalid value encountered in divide".
+    _, y = _ordinal()
+    with pytest.raises(ValueError, match="ProjectionRanker: X has no variance"):
+        ProjectionRanker(PCA(1), rule=rule).fit(np.full((y.size, 4), value), y)
+
+
+@pytest.mark.parametrize("rule", ["threshold", "nearest"])
+def test_refuses_a_projection_that_returns_no_component(rule):
+    # Before: IndexError (threshold) or "generator raised StopIteration" (nearest).
+    X, y = _ordinal()
+    with pytest.raises(ValueError, match=r"PCA\(n_components=0\) returned no component"):
+        ProjectionRanker(PCA(0), rule=rule).fit(X, y)

@@ -165,3 +165,24 @@ def test_neighbourhood_scores_of_a_few_thousand_tied_points():
     scores = neighbourhood_scores(X, Z, 5)
     assert scores["trustworthiness"] == full_rank_trustworthiness(X, Z, 5)
     assert scores["continuity"] == full_rank_trustworthiness(Z, X, 5)
+
+
+@pytest.mark.parametrize(
+    "measure",
+    [
+        lambda X, Z, y: knn_accuracy(Z, y),
+        lambda X, Z, y: trustworthiness(X, Z, n_neighbors=4),
+        lambda X, Z, y: continuity(X, Z, n_neighbors=4),
+        lambda X, Z, y: neighbourhood_scores(X, Z, n_neighbors=4),
+        lambda X, Z, y: within_class_share(Z, y),
+        lambda X, Z, y: order_correlation(Z, y),
+        lambda X, Z, y: adjacent_centres_nearer(Z, y),
+    ],
+)
+def test_a_one_dimensional_embedding_is_one_column(measure):
+    # Before: IndexError ("tuple index out of range"), while coranking_quality took it.
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2, 3], 10)
+    X = rng.normal(size=(40, 3)) + y[:, None]
+    z = X @ np.array([1.0, 0.5, -0.2])
+    assert measure(X, z, y) == measure(X, z[:, None], y)

@@ -387,6 +387,24 @@ def test_invalid_parameters_and_warnings():
     assert model.unreached_ == {"X": 0, "Y": 30}
 
 
+def test_labels_given_as_the_map_are_warned_in_one_line():
+    """Class labels where the map belongs (NeRVRelevance in a Pipeline gets ``y``): one
+    line names the mistake; a one-dimensional map, or a map of integer coordinates in two
+    columns, is not warned."""
+    X, Y = set1_with_noise(n_per_cluster=10)
+    labels = np.repeat(np.arange(3), 10)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        NeRVRelevance(n_neighbors=5, max_iter=3).fit(X, labels)
+    (message,) = [str(w.message) for w in caught if "class labels" in str(w.message)]
+    assert "3 integer levels" in message and "\n" not in message
+    for fine in (Y[:, 0], np.round(Y * 10)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            NeRVRelevance(n_neighbors=5, max_iter=3).fit(X, fine)
+        assert not [w for w in caught if "class labels" in str(w.message)]
+
+
 @pytest.mark.parametrize(
     "index, n", [(np.arange(3, 7), 10), (np.arange(0, 1), 5), (np.arange(4), 4)]
 )
@@ -615,6 +633,7 @@ def test_fits_are_compiled_with_fixed_widths(monkeypatch):
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.filterwarnings("ignore:.*width cannot be set:UserWarning")
+@pytest.mark.filterwarnings("ignore:.*looks like class labels:UserWarning")
 @parametrize_with_checks(
     [
         NeRVRelevance(n_neighbors=3),
@@ -623,6 +642,7 @@ def test_fits_are_compiled_with_fixed_widths(monkeypatch):
     xfail_strict=True,
 )
 def test_sklearn_compatible(estimator, check):
-    # The checks pass class labels as y: many samples share a position in "Y", so the
-    # the width cannot be set (warned) and some fits stop at max_iter (warned).
+    # The checks pass class labels as y (warned: they look like labels): many samples
+    # share a position in "Y", so the width cannot be set (warned) and some fits stop at
+    # max_iter (warned).
     check(estimator)

@@ -84,3 +84,19 @@ def test_check_spread():
     for factor in (1e200, 1e-200, 4 * high):
         with pytest.raises(ValueError, match="rescale X"):
             check_spread(X * factor, "Est")
+
+
+@pytest.mark.parametrize(
+    "y, listed",
+    [
+        (np.array([1, 3, 4, 5]), "rank levels [2] have"),
+        (np.r_[np.arange(0, 300, 3), 1000], "rank levels [1, 2, 4, ..., 999] (900 levels) have"),
+        (np.array([1, 10**9]), "[2, 3, 4, ..., 999999999] (999999998 levels)"),
+    ],
+)
+def test_missing_levels_are_warned_in_one_short_line(y, listed):
+    """However many levels are missing, the warning is one line naming at most four."""
+    with pytest.warns(UserWarning) as caught:
+        check_ranks(y, "ORML")
+    (message,) = [str(w.message) for w in caught if "rank levels" in str(w.message)]
+    assert listed in message and "\n" not in message and len(message) < 220

@@ -2,6 +2,9 @@
 
 import operator
 
+import numpy as np
+import pytest
+
 from dimred.utils.parallel import run_tasks
 
 
@@ -26,3 +29,28 @@ def test_run_tasks_sends_the_costliest_first_and_keeps_the_task_order():
     assert got == [0, -1, -2, -3, -4]
     both = run_tasks(operator.neg, tasks, "test", n_jobs=2, progress=False, costs=costs)
     assert both == got
+
+
+@pytest.mark.parametrize(
+    ("costs", "message"),
+    [
+        ([1, 2, 3], r"3 costs for 5 tasks; the last 2 tasks have no cost"),  # was IndexError
+        ([1, 2, 3, 4, 5, 6, 7], r"7 costs for 5 tasks; the last 2 costs belong to no task"),
+        ([1, 2, "big", 4, 5], r"the cost of task 2 is 'big'; costs must be finite numbers"),
+        ([1, 2, None, 4, 5], r"the cost of task 2 is None; costs must be finite numbers"),
+        ([1, np.nan, 3, 4, 5], r"the cost of task 1 is nan; costs must be finite numbers"),
+    ],
+)
+def test_costs_must_be_one_finite_number_per_task(costs, message):
+    # Before: IndexError (too few), a TypeError from inside the sort (not numbers),
+    # and extra costs silently ignored.
+    tasks = [(i,) for i in range(5)]
+    with pytest.raises(ValueError, match=message):
+        run_tasks(operator.neg, tasks, "test", n_jobs=1, progress=False, costs=costs)
+
+
+def test_costs_may_be_any_sequence_of_numbers():
+    tasks = [(i,) for i in range(4)]
+    for costs in (np.array([3.0, 1.0, 2.0, 0.5]), (3, 1, 2, 0.5), iter([3, 1, 2, 0.5])):
+        got = run_tasks(operator.neg, tasks, "test", n_jobs=1, progress=False, costs=costs)
+        assert got == [0, -1, -2, -3]

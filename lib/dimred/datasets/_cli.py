@@ -155,7 +155,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point: ``python -m dimred.datasets {fetch,verify,list,add}``."""
+    """Command-line entry point: ``python -m dimred.datasets {fetch,verify,list,add}``.
+
+    Examples
+    --------
+    Not run by the doctests: the rows depend on what the cache holds.
+
+    >>> from dimred.datasets import main  # doctest: +SKIP
+    >>> main(["verify", "statlog-heart"])  # doctest: +SKIP
+          ok  statlog-heart/heart.dat
+          ok  statlog-heart/heart.doc
+    2 files ok, 0 missing or corrupt (cache: ...)
+    0
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     adopt_shared_mirror()

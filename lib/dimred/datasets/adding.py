@@ -90,6 +90,17 @@ def add_copies(
         When one of ``paths`` does not exist.
     KeyError
         When ``dataset`` is not registered.
+
+    Examples
+    --------
+    Not run by the doctests: needs copies of the data set's files.
+
+    >>> from dimred.datasets import add_copies  # doctest: +SKIP
+    >>> for added in add_copies("awa2-resnet101", ["AwA2-features.zip"]):  # doctest: +SKIP
+    ...     print(added.status, added.name)
+    added awa2-resnet101/AwA2-features.txt
+    added awa2-resnet101/AwA2-labels.txt
+    added awa2-resnet101/AwA2-filenames.txt
     """
     registry = registry or load_registry()
     entries = registry[dataset].files

@@ -419,6 +419,17 @@ def load_awa2(
         message names each source tried, what was wrong, and where a rejected copy
         was moved). Catch :class:`~dimred.datasets.DataError` to fall back on other
         data; its message says why.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use (301 MB).
+
+    >>> from dimred.datasets import load_awa2  # doctest: +SKIP
+    >>> awa2 = load_awa2(mmap_mode="r")  # doctest: +SKIP
+    >>> awa2.data.shape, awa2.data.dtype  # doctest: +SKIP
+    ((37322, 2048), dtype('float32'))
+    >>> str(awa2.target_names[awa2.target[0]])  # doctest: +SKIP
+    'antelope'
     """
     if mmap_mode not in (None, "r", "c"):
         raise ValueError(f"mmap_mode must be None, 'r' or 'c', got {mmap_mode!r}")

@@ -154,6 +154,18 @@ def awa2_like(
         Non-negative, C-contiguous.
     y : ndarray of int of shape (n_samples,)
         Labels 1..n_classes, sorted.
+
+    Examples
+    --------
+    A small set of the same kind:
+
+    >>> import numpy as np
+    >>> from dimred.datasets import awa2_like
+    >>> X, y = awa2_like(n_samples=200, n_features=32, n_classes=5, random_state=0)
+    >>> X.shape, X.dtype
+    ((200, 32), dtype('float32'))
+    >>> bool(X.min() >= 0), np.unique(y).tolist()
+    (True, [1, 2, 3, 4, 5])
     """
     _check_count(n_features, "n_features")
     _check_count(n_latent, "n_latent")

@@ -102,6 +102,19 @@ def load_fashion_mnist(
     ------
     ValueError
         When a file is not a valid IDX file, or images and labels disagree.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> from dimred.datasets import load_fashion_mnist  # doctest: +SKIP
+    >>> fashion = load_fashion_mnist()  # doctest: +SKIP
+    >>> fashion.data.shape, fashion.data.dtype  # doctest: +SKIP
+    ((70000, 784), dtype('uint8'))
+    >>> fashion.train_index.size, fashion.test_index.size  # doctest: +SKIP
+    (60000, 10000)
+    >>> str(fashion.target_names[0])  # doctest: +SKIP
+    'T-shirt/top'
     """
     registry = registry or load_registry()
     parts = []

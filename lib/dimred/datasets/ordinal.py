@@ -72,6 +72,17 @@ def load_movielens(*, registry: Registry | None = None) -> Bunch:
         rows), ``genres`` (DataFrame of 0/1 flags indexed by item id 1..1682,
         columns :data:`MOVIELENS_GENRES`), ``titles`` (Series by item id),
         ``citation``, ``license``, ``note``.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> from dimred.datasets import load_movielens  # doctest: +SKIP
+    >>> movielens = load_movielens()  # doctest: +SKIP
+    >>> movielens.ratings.shape, movielens.genres.shape  # doctest: +SKIP
+    ((100000, 4), (1682, 19))
+    >>> movielens.ratings.columns.tolist()  # doctest: +SKIP
+    ['user', 'item', 'rating', 'timestamp']
     """
     registry = registry or load_registry()
     ratings = pd.read_csv(
@@ -112,6 +123,15 @@ def load_usps(*, registry: Registry | None = None) -> Bunch:
         ``data`` (float ndarray of shape (9298, 256), grey levels scaled to
         [0, 1], rows are row-major 16 x 16 images), ``target`` (digit 0-9),
         ``image_shape`` ``(16, 16)``, ``citation``, ``license``, ``note``.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> from dimred.datasets import load_usps  # doctest: +SKIP
+    >>> usps = load_usps()  # doctest: +SKIP
+    >>> usps.data.shape, usps.image_shape  # doctest: +SKIP
+    ((9298, 256), (16, 16))
     """
     registry = registry or load_registry()
     table = scipy.io.loadmat(fetch("usps-9298", "usps_all.mat", registry))["usps_all"]
@@ -140,6 +160,16 @@ def load_umist(*, registry: Registry | None = None) -> Bunch:
         ``data`` (float ndarray of shape (575, 1024), grey levels scaled to
         [0, 1]), ``target`` (subject 1-20), ``image_shape`` ``(32, 32)``,
         ``citation``, ``license``, ``note``.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> import numpy as np  # doctest: +SKIP
+    >>> from dimred.datasets import load_umist  # doctest: +SKIP
+    >>> umist = load_umist()  # doctest: +SKIP
+    >>> umist.data.shape, umist.image_shape, np.unique(umist.target).size  # doctest: +SKIP
+    ((575, 1024), (32, 32), 20)
     """
     registry = registry or load_registry()
     mat = scipy.io.loadmat(fetch("umist-faces-32x32", "UMIST.mat", registry))
@@ -185,6 +215,18 @@ def load_orca(name: str, *, registry: Registry | None = None) -> Bunch:
         concatenation train + test), ``feature_names`` (``x1`` ..),
         ``description``, ``citation``, ``license``. Rows are sorted by label
         within each part: shuffle if order matters.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> import numpy as np  # doctest: +SKIP
+    >>> from dimred.datasets import load_orca  # doctest: +SKIP
+    >>> thyroid = load_orca("newthyroid")  # doctest: +SKIP
+    >>> thyroid.data.shape, np.bincount(thyroid.target)[1:].tolist()  # doctest: +SKIP
+    ((215, 5), [30, 150, 35])
+    >>> thyroid.train_index.size, thyroid.test_index.size  # doctest: +SKIP
+    (161, 54)
     """
     if name not in ORCA_DATASETS:
         raise ValueError(f"unknown ORCA dataset {name!r} (known: {', '.join(ORCA_DATASETS)})")
@@ -252,6 +294,17 @@ def load_orca_holdouts(name: str, *, registry: Registry | None = None) -> Bunch:
         already binarised; int labels 1..Q), in partition order; ``n_classes``,
         ``description``, ``citation``, ``license``. Every partition holds every
         pattern once, train or test; the rows of a file are sorted by label.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> from dimred.datasets import load_orca_holdouts  # doctest: +SKIP
+    >>> thyroid = load_orca_holdouts("newthyroid")  # doctest: +SKIP
+    >>> len(thyroid.partitions), thyroid.n_classes  # doctest: +SKIP
+    (30, 3)
+    >>> thyroid.partitions[0].X_train.shape, thyroid.partitions[0].X_test.shape  # doctest: +SKIP
+    ((161, 5), (54, 5))
     """
     if name not in ORCA_HOLDOUT_DATASETS:
         known = ", ".join(ORCA_HOLDOUT_DATASETS)

@@ -463,6 +463,15 @@ def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
     Returns
     -------
     Registry
+
+    Examples
+    --------
+    >>> from dimred.datasets import load_registry
+    >>> registry = load_registry()
+    >>> [entry.path for entry in registry["statlog-heart"].files]
+    ['heart.dat', 'heart.doc']
+    >>> "awa2-resnet101" in registry.optional_datasets()
+    True
     """
     return Registry.from_toml(REGISTRY_PATH if path is None else path)
 
@@ -477,7 +486,19 @@ def _stream_sha256(fh: BinaryIO) -> str:
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Return the sha256 hex digest of a file."""
+    """Return the sha256 hex digest of a file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from dimred.datasets import file_sha256
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "abc.txt"
+    ...     _ = path.write_bytes(b"abc")
+    ...     file_sha256(path)
+    'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+    """
     with open(path, "rb") as fh:
         return _stream_sha256(fh)
 
@@ -489,6 +510,20 @@ def content_sha256(path: str | os.PathLike[str]) -> str:
     ------
     OSError, EOFError or zlib.error
         When ``path`` is not a complete gzip file.
+
+    Examples
+    --------
+    The digest of the decompressed bytes, whatever the compression:
+
+    >>> import gzip
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from dimred.datasets import content_sha256
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "abc.txt.gz"
+    ...     _ = path.write_bytes(gzip.compress(b"abc"))
+    ...     content_sha256(path)
+    'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
     """
     with gzip.open(path, "rb") as fh:
         return _stream_sha256(fh)
@@ -578,6 +613,15 @@ def fetch(dataset: str, path: str | os.PathLike[str], registry: Registry | None 
         When no source gives a file with the expected hash.
     DataDownloadError
         When the download fails and no local source had a copy.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> from dimred.datasets import fetch  # doctest: +SKIP
+    >>> path = fetch("statlog-heart", "heart.dat")  # doctest: +SKIP
+    >>> path.parent.name, path.name  # doctest: +SKIP
+    ('statlog-heart', 'heart.dat')
     """
     entry = (registry or load_registry()).file(dataset, path)
     target = cache_dir() / entry.dataset / entry.path
@@ -851,6 +895,14 @@ def fetch_all(
     -------
     list of pathlib.Path
         The verified cached files, in registry order.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data sets, which it downloads on first use.
+
+    >>> from dimred.datasets import fetch_all  # doctest: +SKIP
+    >>> [path.name for path in fetch_all(["statlog-heart"], progress=False)]  # doctest: +SKIP
+    ['heart.dat', 'heart.doc']
     """
     registry = registry or load_registry()
     entries = registry.files(registry.required_datasets() if datasets is None else datasets)
@@ -877,6 +929,14 @@ def verify_cache(
         ``"sha256 <actual> (expected <expected>)"`` (``"content sha256 ..."`` for a
         file verified by its decompressed content) or, for a trust-on-first-use file
         whose hash was never recorded, ``"unverified (no first-use record)"``.
+
+    Examples
+    --------
+    Not run by the doctests: the result depends on what the cache holds.
+
+    >>> from dimred.datasets import verify_cache  # doctest: +SKIP
+    >>> verify_cache(["statlog-heart"])  # doctest: +SKIP
+    {'statlog-heart/heart.dat': 'ok', 'statlog-heart/heart.doc': 'ok'}
     """
     registry = registry or load_registry()
     status = {}
@@ -964,6 +1024,21 @@ def probe_sources(
     -------
     dict
         ``{"<dataset>/<path>": SourceProbe}`` in registry order.
+
+    Examples
+    --------
+    Offline, with an empty cache and no mirror, no source can give the files:
+
+    >>> import tempfile
+    >>> from dimred.datasets import probe_sources
+    >>> with tempfile.TemporaryDirectory() as empty:
+    ...     probes = probe_sources(["statlog-heart"], cache=empty, mirror=False, online=False)
+    >>> list(probes)
+    ['statlog-heart/heart.dat', 'statlog-heart/heart.doc']
+    >>> [probe.ok for probe in probes.values()]
+    [False, False]
+    >>> probes["statlog-heart/heart.dat"].attempts[-1][1]
+    'not asked (offline probe)'
     """
     registry = registry or load_registry()
     cache_root = cache_dir() if cache is True else (Path(cache) if cache else None)

@@ -43,7 +43,14 @@ CI_OFF = frozenset({"", "false", "0"})
 
 
 def ci_enabled(environ: Mapping[str, str] | None = None) -> bool:
-    """True when ``CI`` is set to anything but an empty string, ``false`` or ``0``."""
+    """True when ``CI`` is set to anything but an empty string, ``false`` or ``0``.
+
+    Examples
+    --------
+    >>> from dimred.datasets import ci_enabled
+    >>> ci_enabled({"CI": "true"}), ci_enabled({"CI": "false"}), ci_enabled({})
+    (True, False, False)
+    """
     value = (os.environ if environ is None else environ).get("CI", "")
     return value.strip().lower() not in CI_OFF
 
@@ -214,6 +221,16 @@ def choose_data_source(
     Returns
     -------
     DataSource
+
+    Examples
+    --------
+    Not run by the doctests: needs a mirror of the data (or the network).
+
+    >>> from dimred.datasets import choose_data_source  # doctest: +SKIP
+    >>> environ = {"DIMRED_DATA_MIRROR": "../shared/data"}  # doctest: +SKIP
+    >>> source = choose_data_source(environ, datasets=["statlog-heart"])  # doctest: +SKIP
+    >>> source.kind, source.available  # doctest: +SKIP
+    ('mirror', True)
     """
     environ = os.environ if environ is None else environ
     tried: list[str] = []
@@ -285,6 +302,21 @@ def explain_missing(missing: Sequence[SourceProbe], headline: str) -> str:
         ``headline``; one line per dataset with its missing files, then what each
         source said (the cache, the mirror or its absence, local archives, each host
         asked); then the two ways to get the files.
+
+    Examples
+    --------
+    The files no source gives offline (the example of
+    :func:`~dimred.datasets.probe_sources`):
+
+    >>> import tempfile
+    >>> from dimred.datasets import explain_missing, probe_sources
+    >>> with tempfile.TemporaryDirectory() as empty:
+    ...     probes = probe_sources(["statlog-heart"], cache=empty, mirror=False, online=False)
+    >>> message = explain_missing(list(probes.values()), "statlog-heart: no copy.")
+    >>> message.splitlines()[0]
+    'statlog-heart: no copy.'
+    >>> "statlog-heart: 2 files missing" in message
+    True
     """
     mirror = mirror_dir()
     where = f"mirror {mirror}" if mirror else "no mirror (DIMRED_DATA_MIRROR unset or empty)"

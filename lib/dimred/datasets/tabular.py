@@ -72,6 +72,18 @@ def load_statlog_australian(*, registry: Registry | None = None) -> Bunch:
     sklearn.utils.Bunch
         ``frame``, ``target`` (0/1), ``target_names``, ``feature_names``,
         ``categorical``, ``minority_class``, ``description``, ``citation``, ``license``.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> import numpy as np  # doctest: +SKIP
+    >>> from dimred.datasets import load_statlog_australian  # doctest: +SKIP
+    >>> australian = load_statlog_australian()  # doctest: +SKIP
+    >>> australian.frame.shape, int(australian.categorical.sum())  # doctest: +SKIP
+    ((690, 14), 8)
+    >>> np.bincount(australian.target).tolist()  # doctest: +SKIP
+    [383, 307]
     """
     registry = registry or load_registry()
     raw = _read_whitespace(fetch("statlog-australian", "australian.dat", registry))
@@ -126,6 +138,19 @@ def load_statlog_heart(*, registry: Registry | None = None) -> Bunch:
     -------
     sklearn.utils.Bunch
         Same fields as :func:`load_statlog_australian`; ``target`` is 1/2.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> from dimred import MetricalImportance  # doctest: +SKIP
+    >>> from dimred.datasets import load_statlog_heart  # doctest: +SKIP
+    >>> heart = load_statlog_heart()  # doctest: +SKIP
+    >>> heart.frame.shape, int(heart.categorical.sum())  # doctest: +SKIP
+    ((270, 13), 8)
+    >>> selector = MetricalImportance().fit(heart.frame, heart.target)  # doctest: +SKIP
+    >>> int(selector.categorical_.sum())  # doctest: +SKIP
+    8
     """
     registry = registry or load_registry()
     raw = _read_whitespace(fetch("statlog-heart", "heart.dat", registry))
@@ -170,6 +195,15 @@ def load_bank_marketing(full: bool = False, *, registry: Registry | None = None)
         (age, balance, day, duration, campaign, pdays, previous; float64) and 9
         categorical ones (job, marital, education, default, housing, loan,
         contact, month, poutcome), where ``"unknown"`` is an ordinary level.
+
+    Examples
+    --------
+    Not run by the doctests: needs the data set, which it downloads on first use.
+
+    >>> from dimred.datasets import load_bank_marketing  # doctest: +SKIP
+    >>> bank = load_bank_marketing()  # doctest: +SKIP
+    >>> bank.frame.shape, bank.target_names.tolist()  # doctest: +SKIP
+    ((4521, 16), ['no', 'yes'])
     """
     registry = registry or load_registry()
     name = "bank-full.csv" if full else "bank.csv"

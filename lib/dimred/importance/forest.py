@@ -31,6 +31,8 @@ the raw features, while scikit-learn's float32 copy of ``X`` can neither overflo
 therefore do not depend on the scale of the features.
 """
 
+from numbers import Integral
+
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
@@ -206,7 +208,8 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
         Seeds the forest, the permutations and the SHAP row sample.
     n_jobs : int or None
     shap_rows : int or None
-        Explain a random subset of this many rows (all rows when ``None``).
+        Explain a random subset of this many rows, a positive number (all rows when
+        ``None`` or at least ``n_samples``).
 
     Returns
     -------
@@ -218,10 +221,30 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
     ValueError
         Non-finite or empty ``X``, fewer than two classes, every feature
         constant, or a class that no tree leaves out of its bootstrap sample
-        (too few samples to measure a permutation importance).
+        (too few samples to measure a permutation importance); ``shap_rows`` neither
+        ``None`` nor a positive int.
     TypeError
         Sparse ``X``.
+
+    Examples
+    --------
+    Feature 0 separates the classes, feature 1 is noise and feature 2 random level
+    codes; 50 trees rather than 500, to be quick. Every measure ranks feature 0 first.
+
+    >>> import numpy as np
+    >>> from dimred import forest_importances
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 30)
+    >>> X = np.column_stack(
+    ...     [y + 0.3 * rng.normal(size=60), rng.normal(size=60), rng.integers(0, 3, size=60)]
+    ... )
+    >>> importances = forest_importances(X, y, n_estimators=50, random_state=0)
+    >>> importances.columns.tolist()
+    ['rf', 'sd', 'gini', 'shapley']
+    >>> importances.idxmax().tolist()
+    [0, 0, 0, 0]
     """
+    _check_shap_rows(shap_rows)
     X, y = _check_input(X, y)
     rng = check_random_state(random_state)
     seed = rng.randint(np.iinfo(np.int32).max)
@@ -252,6 +275,17 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
             "shapley": shapley_importance(forest, X[rows], n_jobs=n_jobs),
         }
     )
+
+
+def _check_shap_rows(shap_rows):
+    """Refuse a ``shap_rows`` that names no rows: 0 explained none (an all-NaN column)."""
+    if shap_rows is None:
+        return
+    if isinstance(shap_rows, bool) or not isinstance(shap_rows, Integral) or shap_rows < 1:
+        raise ValueError(
+            f"forest_importances: shap_rows={shap_rows!r} must be None (every row) or a "
+            "positive int (the number of rows whose Shapley values are averaged)."
+        )
 
 
 def _check_input(X, y):

@@ -281,6 +281,28 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
     array([1, 2, 0])
     >>> selector.transform(X).shape
     (4, 2)
+
+    On a DataFrame the non-numeric columns (category, bool) are the categorical
+    features; with pandas output the kept columns keep their dtypes.
+
+    >>> import pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20)
+    >>> colour = np.where(y == 1, "red", "blue")
+    >>> colour[::5] = "green"
+    >>> frame = pd.DataFrame({
+    ...     "weight": y + 0.5 * rng.normal(size=40),
+    ...     "noise": rng.normal(size=40),
+    ...     "colour": pd.Categorical(colour),
+    ...     "flag": rng.integers(0, 2, size=40).astype(bool),
+    ... })
+    >>> selector = MetricalImportance(n_discard=2).fit(frame, y)
+    >>> selector.categorical_
+    array([False, False,  True,  True])
+    >>> selector.feature_importances_.round(1)
+    array([42.9, 13.9, 28.9, 14.3])
+    >>> selector.set_output(transform="pandas").transform(frame).dtypes.astype(str).to_dict()
+    {'weight': 'float64', 'colour': 'category'}
     """
 
     def __init__(
@@ -311,7 +333,7 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
         """
         self._check_params()
         frame = X if isinstance(X, pd.DataFrame) else None
-        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
+        X, y = validate_data(self, _object_columns(X), y, dtype=None, ensure_all_finite=False)
         categorical = self._resolve_categorical(frame, X.shape[1])
         check_classification_targets(y)
         X = _check_values(X, categorical)
@@ -336,6 +358,24 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
         self.feature_importances_ = self._importances()
         self.discard_order_ = self._discard_order()
         return self
+
+    def transform(self, X):
+        """Keep all but the ``n_discard`` least important features of ``X``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        X_kept : ndarray or DataFrame of shape (n_samples, n_features_in_ - n_discard)
+            A DataFrame (with ``set_output(transform="pandas")``) keeps the
+            columns' own dtypes.
+        """
+        kept = super().transform(_object_columns(X))
+        if isinstance(kept, pd.DataFrame) and isinstance(X, pd.DataFrame):
+            return X.loc[:, kept.columns]
+        return kept
 
     def _discard_order(self):
         """Least to most important, ranked on ``z_`` itself (constant features first).
@@ -423,6 +463,20 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
 def _is_numeric(column):
     """Whether a DataFrame column is numeric (bool counts as categorical)."""
     return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+
+
+def _object_columns(X):
+    """``X`` with every non-numeric column of a DataFrame as ``object``.
+
+    scikit-learn converts a DataFrame to one array of a dtype common to its
+    columns; for bool and category columns together it picks a numeric one and
+    fails on the categories' labels. Object columns make the array ``object``,
+    which :func:`encode_mixed` reads column by column.
+    """
+    if not isinstance(X, pd.DataFrame):
+        return X
+    mixed = [column for column in X.columns if not _is_numeric(X[column])]
+    return X.astype(dict.fromkeys(mixed, object)) if mixed else X
 
 
 def _check_values(X, categorical):

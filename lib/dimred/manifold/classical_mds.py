@@ -136,6 +136,26 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     used in multivariate analysis. Biometrika 53, 325-338.
     Gower, J. C. (1968). Adding a point to vector diagrams in multivariate analysis.
     Biometrika 55, 582-585.
+
+    Examples
+    --------
+    The embedding is PCA's, and ``transform`` of the training data gives it back:
+
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.decomposition import PCA
+    >>> from dimred import ClassicalMDS
+    >>> X, _ = load_iris(return_X_y=True)
+    >>> mds = ClassicalMDS(n_components=2)
+    >>> Y = mds.fit_transform(X)
+    >>> Y.shape, mds.solver_
+    ((150, 2), 'covariance')
+    >>> mds.eigenvalues_.round(1)
+    array([630. ,  36.2])
+    >>> bool(np.allclose(Y, PCA(n_components=2, svd_solver="full").fit_transform(X)))
+    True
+    >>> bool(np.allclose(mds.transform(X), Y))
+    True
     """
 
     def __init__(self, n_components=2, solver="auto"):

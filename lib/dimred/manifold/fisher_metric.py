@@ -93,7 +93,7 @@ __all__ = [
 ]
 
 #: Grid of Parzen widths searched by :func:`parzen_width`, in units of the median
-#: positive nearest-neighbour distance: 1/16 to 4 in steps of sqrt(2).
+#: distance to the nearest distinct point: 1/16 to 4 in steps of sqrt(2).
 PARZEN_WIDTH_FACTORS = 2.0 ** np.arange(-4.0, 2.25, 0.5)
 #: Path rules: fraction ``s_t`` of the way from ``x_i`` to ``x_j`` of each of the ``T`` points.
 RULES = ("midpoint", "left")
@@ -117,13 +117,15 @@ def parzen_width(X, y, factors=PARZEN_WIDTH_FACTORS):
     Peltonen et al. (2004) fit the width of the Parzen posterior by the
     likelihood of held-out labels; here the held-out likelihood is the
     leave-one-out one, ``sum_i log p_{-i}(c_i | x_i)`` with ``x_i`` left out of
-    its own Parzen sums (ref. [5] states no rule). The grid is ``factors``
-    times the median of the positive nearest-neighbour distances, which makes
-    the choice scale-equivariant; ties go to the largest width.
-    Points whose class has no other member carry no leave-one-out information
-    and are left out of the likelihood. When the classes separate perfectly
-    the likelihood grows as the width shrinks and the smallest grid value is
-    returned.
+    its own Parzen sums (ref. [5] states no rule), and with it its duplicates (the
+    points equal to it): a duplicate is the held-out point itself, whose label
+    would otherwise be predicted perfectly at every width. The grid is ``factors``
+    times the median over the points of the distance to the nearest point distinct
+    from each, which makes the choice scale-equivariant; ties go to the largest
+    width. Duplicating every point therefore changes no width. Points whose class
+    has no other member at another location carry no leave-one-out information and
+    are left out of the likelihood. When the classes separate perfectly the
+    likelihood grows as the width shrinks and the smallest grid value is returned.
 
     Parameters
     ----------
@@ -136,18 +138,33 @@ def parzen_width(X, y, factors=PARZEN_WIDTH_FACTORS):
     Returns
     -------
     float
+
+    Examples
+    --------
+    The choice is scale-equivariant: data ten times larger get a width ten times larger.
+
+    >>> from sklearn.datasets import load_iris
+    >>> from dimred.manifold import parzen_width
+    >>> X, y = load_iris(return_X_y=True)
+    >>> round(parzen_width(X, y), 3)
+    0.245
+    >>> round(parzen_width(10 * X, y), 2)
+    2.45
     """
     X, codes, n_classes = _check_data(X, y)
     factors = np.asarray(factors, dtype=float)
     if factors.ndim != 1 or factors.size == 0 or factors[0] <= 0 or np.any(np.diff(factors) <= 0):
         raise ValueError(f"factors must be increasing positive numbers; got {factors}.")
-    squared = squared_distance_matrix(X)
-    np.fill_diagonal(squared, np.inf)
-    nearest = np.sqrt(squared.min(axis=1))
-    if not np.any(nearest > 0):
-        raise ValueError("The Parzen width needs two distinct points; all points of X are equal.")
-    scale = np.median(nearest[nearest > 0])
-    informative = np.bincount(codes, minlength=n_classes)[codes] > 1
+    squared = squared_distance_matrix(X)  # exactly zero between equal points
+    squared[squared == 0] = np.inf  # a point's duplicates are left out with it
+    nearest = np.sqrt(squared.min(axis=1))  # the nearest distinct point
+    if np.isinf(nearest).any():
+        raise ValueError(
+            f"The Parzen width needs two distinct points; all {X.shape[0]} points of X are equal."
+        )
+    scale = np.median(nearest)
+    same_class = codes[:, np.newaxis] == codes
+    informative = np.any(same_class & np.isfinite(squared), axis=1)
     scores = np.array(
         [_loo_log_likelihood(squared, codes, n_classes, f * scale, informative) for f in factors]
     )
@@ -155,7 +172,7 @@ def parzen_width(X, y, factors=PARZEN_WIDTH_FACTORS):
 
 
 def _loo_log_likelihood(squared, codes, n_classes, sigma, informative):
-    """``sum_i log p_{-i}(c_i|x_i)`` over the informative points (``squared``: inf diagonal)."""
+    """``sum_i log p_{-i}(c_i|x_i)`` over the informative points (``squared``: inf where 0)."""
     logits = -squared / (2 * sigma**2)
     per_class = np.column_stack(
         [logsumexp(logits[:, codes == c], axis=1) for c in range(n_classes)]
@@ -179,6 +196,20 @@ def parzen_posterior(Z, X, y, sigma):
     -------
     ndarray of shape (n_points, n_classes)
         Columns in the order of the sorted class labels; rows sum to 1.
+
+    Examples
+    --------
+    Two classes on a line, at 0 and 1 and at 3 and 4; halfway between them the
+    posterior is even.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> from dimred.manifold import parzen_posterior
+    >>> parzen_posterior([[0.0], [2.0], [4.0]], X, y, sigma=1.0).round(2)
+    array([[0.99, 0.01],
+           [0.5 , 0.5 ],
+           [0.01, 0.99]])
     """
     X, codes, n_classes = _check_data(X, y)
     Z = _check_points(Z, X)
@@ -197,6 +228,21 @@ def log_posterior_gradient(Z, X, y, sigma):
     Returns
     -------
     ndarray of shape (n_points, n_classes, n_features)
+
+    Examples
+    --------
+    The data of :func:`parzen_posterior`: halfway between the classes the log
+    posterior of class 1 grows to the right as fast as that of class 0 falls.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> from dimred.manifold import log_posterior_gradient
+    >>> g = log_posterior_gradient([[0.0], [2.0], [4.0]], X, y, sigma=1.0)
+    >>> g.shape
+    (3, 2, 1)
+    >>> g[1, :, 0].round(2)
+    array([-1.18,  1.18])
     """
     X, codes, n_classes = _check_data(X, y)
     Z = _check_points(Z, X)
@@ -219,6 +265,21 @@ def fisher_information(Z, X, y, sigma):
     Returns
     -------
     ndarray of shape (n_points, n_features, n_features)
+
+    Examples
+    --------
+    The data of :func:`parzen_posterior`: the metric is largest at the border
+    between the classes, where the posterior changes fastest.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> from dimred.manifold import fisher_information
+    >>> J = fisher_information([[0.0], [2.0], [4.0]], X, y, sigma=1.0)
+    >>> J.shape
+    (3, 1, 1)
+    >>> J[:, 0, 0].round(2)
+    array([0.05, 1.4 , 0.05])
     """
     X, codes, n_classes = _check_data(X, y)
     Z = _check_points(Z, X)
@@ -279,6 +340,21 @@ def fisher_path_lengths(A, B, X, y, sigma, n_steps=10, rule="midpoint"):
     Returns
     -------
     ndarray of shape (n_pairs,)
+
+    Examples
+    --------
+    The data of :func:`parzen_posterior`: a path within class 0 is short, one across
+    the border long (Euclidean lengths 1 and 4); more path points change it little.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> from dimred.manifold import fisher_path_lengths
+    >>> A, B = [[0.0], [0.0]], [[1.0], [4.0]]
+    >>> fisher_path_lengths(A, B, X, y, sigma=1.0).round(2)
+    array([0.42, 2.81])
+    >>> fisher_path_lengths(A, B, X, y, sigma=1.0, n_steps=100).round(2)
+    array([0.42, 2.8 ])
     """
     X, codes, n_classes = _check_data(X, y)
     A, B = _check_points(A, X), _check_points(B, X)
@@ -319,6 +395,21 @@ def fisher_distances(X, y, sigma=None, n_steps=10, rule="midpoint", labelled=Non
     -------
     ndarray of shape (n_samples, n_samples)
         Zero diagonal.
+
+    Examples
+    --------
+    The data of :func:`parzen_posterior`: points 1 and 2 are Euclidean neighbours,
+    but of different classes, and far apart in the Fisher metric.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> from dimred.manifold import fisher_distances
+    >>> fisher_distances(X, y, sigma=1.0).round(2)
+    array([[0.  , 0.42, 2.39, 2.81],
+           [0.42, 0.  , 1.97, 2.39],
+           [2.39, 1.97, 0.  , 0.42],
+           [2.81, 2.39, 0.42, 0.  ]])
     """
     X, labelled, _, codes = check_partly_labelled(X, y, labelled)
     path_fractions(n_steps, rule)  # validate before the work
@@ -349,6 +440,14 @@ def path_fractions(n_steps, rule):
     Returns
     -------
     ndarray of shape (n_steps,)
+
+    Examples
+    --------
+    >>> from dimred.manifold import path_fractions
+    >>> path_fractions(4, "midpoint")
+    array([0.125, 0.375, 0.625, 0.875])
+    >>> path_fractions(4, "left")
+    array([0.  , 0.25, 0.5 , 0.75])
     """
     if not isinstance(n_steps, numbers.Integral) or isinstance(n_steps, bool) or n_steps < 1:
         raise ValueError(f"n_steps={n_steps!r} must be a positive integer.")
@@ -455,6 +554,24 @@ def fisher_neighbors(
         Row ``i`` stores ``i`` itself (an explicit 0) and its ``n_neighbors``
         nearest, increasing: the precomputed neighbour graph scikit-learn
         expects (as ``KNeighborsTransformer(mode="distance")``).
+
+    Examples
+    --------
+    The data of :func:`parzen_posterior`: each row holds the point itself, then its
+    nearest Fisher neighbour, of its own class.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> from dimred.manifold import fisher_neighbors
+    >>> graph = fisher_neighbors(X, y, n_neighbors=1, sigma=1.0)
+    >>> graph.indices.reshape(4, 2).tolist()
+    [[0, 1], [1, 0], [2, 3], [3, 2]]
+    >>> graph.data.reshape(4, 2).round(2)
+    array([[0.  , 0.42],
+           [0.  , 0.42],
+           [0.  , 0.42],
+           [0.  , 0.42]])
     """
     X, labelled, classes, codes = check_partly_labelled(X, y, labelled)
     n_classes = classes.size

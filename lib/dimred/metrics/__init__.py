@@ -16,7 +16,7 @@ from .embedding import (
     trustworthiness,
     within_class_share,
 )
-from .ordinal import ordinal_scores
+from .ordinal import neg_rank_mae, ordinal_scores
 
 __all__ = [
     "adjacent_centres_nearer",
@@ -30,6 +30,7 @@ __all__ = [
     "nemenyi_groups",
     "neighbourhood_scores",
     "order_correlation",
+    "neg_rank_mae",
     "ordinal_scores",
     "projected_centres",
     "rnx_auc",

@@ -7,18 +7,19 @@ rank drawn uniformly at random (chance).
 """
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils.labels import check_ranks
+from .scoring import RankClassifierMixin
 
 __all__ = ["ConstantRank"]
 
 _STRATEGIES = ("median", "uniform")
 
 
-class ConstantRank(ClassifierMixin, BaseEstimator):
+class ConstantRank(RankClassifierMixin, BaseEstimator):
     """Predict a rank without looking at the features.
 
     Parameters
@@ -39,6 +40,17 @@ class ConstantRank(ClassifierMixin, BaseEstimator):
     constant_ : object
         The predicted rank (``"median"`` only).
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dimred import ConstantRank
+    >>> X = np.zeros((6, 1))
+    >>> y = np.array([1, 1, 2, 3, 3, 3])
+    >>> ConstantRank().fit(X, y).predict(X[:3])
+    array([2, 2, 2])
+    >>> ConstantRank(strategy="uniform", random_state=0).fit(X, y).predict(X).shape
+    (6,)
     """
 
     def __init__(self, strategy="median", random_state=None):

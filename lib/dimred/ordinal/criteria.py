@@ -54,6 +54,10 @@ from .simplex_qp import simplex_qp
 #: then puts its weight there and ``w`` is rounding noise), or when the smallest margin is
 #: below this fraction of ``|w| max|m_{r+1} - m_r|``.
 MARGIN_RTOL = 1e-8
+#: Eigenvalues of ORML's ``S = Z^T L Z`` below this fraction of its bound ``2 tr(Z^T D Z)``
+#: are rounding noise of a null space (:func:`psd_pinv`); an ``S`` whose trace is below
+#: it is rounding noise of zero (every edge of the graph joins equal rows).
+SCATTER_RTOL = 1e-10
 
 __all__ = [
     "IsoProjectionCriterion",
@@ -240,7 +244,12 @@ class ORMLCriterion:
     C : float
     ridge : float
         0: the paper's Moore-Penrose pseudo-inverse of ``S`` (:func:`psd_pinv`).
-        Positive: the inverse of ``S + ridge * trace(S) / m * I``.
+        Positive: the inverse of ``S + ridge * t / m * I`` with ``t = trace(S)``, or,
+        where ``S`` is rounding noise of zero (its trace below :data:`SCATTER_RTOL`
+        of the bound ``2 tr(Z^T D Z)``: every edge of the graph joins equal rows), of
+        ``ridge * t / m * I`` with ``t`` the bound, a scale that does not vanish with
+        ``S``. ``w`` is then the largest-margin direction, the limit of every
+        ``ridge -> 0``.
     """
 
     def __init__(self, X, codes, n_neighbors, C, ridge):
@@ -249,19 +258,31 @@ class ORMLCriterion:
         self.laplacian = laplacian(self.graph)
 
     def _problem(self, Z):
-        """``S`` (regularised when ``ridge > 0``) and the rows ``m_{r+1} - m_r``."""
-        scatter = ridged(_quadratic(Z, self.laplacian), self.ridge)
+        """``S`` (regularised when ``ridge > 0``), the rows ``m_{r+1} - m_r`` and ``S``'s bound.
+
+        ``S <= 2 Z^T D Z`` (``D`` the degrees): the bound's trace sets the scale of
+        ``S``'s rounding noise.
+        """
+        scatter = _quadratic(Z, self.laplacian)
+        degrees = np.asarray(self.graph.sum(axis=1)).ravel()
+        bound = 2 * float(np.einsum("i,ij,ij->", degrees, Z, Z))
+        if self.ridge > 0:
+            scatter = self._ridged(scatter, bound)
         differences = np.diff(class_centres(Z, self.codes)[1], axis=0)
-        return scatter, differences
+        return scatter, differences, bound
+
+    def _ridged(self, scatter, bound):
+        """``S + ridge * trace(S) / m * I``; ``ridge * bound / m * I`` where ``S`` is noise."""
+        trace = float(np.trace(scatter))
+        if trace <= SCATTER_RTOL * bound:
+            scatter, trace = np.zeros_like(scatter), bound
+        return scatter + self.ridge * trace / len(scatter) * np.eye(len(scatter))
 
     def direction(self, Z):
         """Eq. (6)-(7); info holds the multipliers ``alpha``, margin and rank of ``S``."""
-        scatter, differences = self._problem(Z)
+        scatter, differences, bound = self._problem(Z)
         if self.ridge == 0:
-            # S <= 2 Z^T D Z: the degree-weighted scatter sets the scale of S's rounding noise
-            degrees = np.asarray(self.graph.sum(axis=1)).ravel()
-            scale = 2 * float(np.einsum("i,ij,ij->", degrees, Z, Z))
-            inverse, basis = psd_pinv(scatter, scale)
+            inverse, basis = psd_pinv(scatter, bound)
             seen = np.linalg.norm(differences @ basis, axis=1)
             if np.any(seen <= MARGIN_RTOL * np.linalg.norm(differences, axis=1)):
                 _vanished(0.0)  # a step between ranks lies in S's null space: S^+ cannot see it
@@ -281,11 +302,11 @@ class ORMLCriterion:
 
     def objective(self, Z, w):
         """``J(w, gamma)`` of Eq. (4) with ``gamma`` the smallest margin."""
-        scatter, differences = self._problem(Z)
+        scatter, differences, _ = self._problem(Z)
         return float(w @ scatter @ w - self.C * (differences @ w).min())
 
 
-def psd_pinv(S, scale=None, rtol=1e-10):
+def psd_pinv(S, scale=None, rtol=SCATTER_RTOL):
     """Moore-Penrose pseudo-inverse of a positive semi-definite ``S``.
 
     ``S = Z^T L Z`` is semi-definite: its negative eigenvalues, and the positive ones

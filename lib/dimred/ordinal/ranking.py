@@ -17,9 +17,9 @@ is followed by the same rule (:class:`ProjectionRanker`):
 """
 
 import numpy as np
+import pandas as pd
 from sklearn.base import (
     BaseEstimator,
-    ClassifierMixin,
     MetaEstimatorMixin,
     TransformerMixin,
     _fit_context,
@@ -30,12 +30,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..metrics.embedding import knn_vote
 from ..utils.labels import check_ranks
+from ..utils.validation import check_variance
+from .scoring import RankClassifierMixin
 from .thresholds import rank_sign, rank_thresholds, threshold_predict
 
 __all__ = ["ProjectionRanker"]
 
 
-class ProjectionRanker(MetaEstimatorMixin, ClassifierMixin, TransformerMixin, BaseEstimator):
+class ProjectionRanker(MetaEstimatorMixin, RankClassifierMixin, TransformerMixin, BaseEstimator):
     """Ordinal classifier: a projection, then the threshold or the 1-NN rank rule.
 
     Parameters
@@ -92,17 +94,31 @@ class ProjectionRanker(MetaEstimatorMixin, ClassifierMixin, TransformerMixin, Ba
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Not constant (:func:`~dimred.utils.validation.check_variance`): every
+            projection of constant data is 0 or rounding noise, and so would the ranks be.
         y : array-like of shape (n_samples,)
             Ordinal labels: numbers (ranked by value) or an ordered ``pandas.Categorical``.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is constant or the fitted projection returns no component.
         """
         X, _ = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, codes = check_ranks(y, type(self).__name__)
-        self.projection_ = clone(self.projection).fit(X, self.classes_[codes])
+        name = type(self).__name__
+        self.classes_, codes = check_ranks(y, name)
+        check_variance(X, name)
+        self.projection_ = clone(self.projection).fit(X, _ranked_labels(y, self.classes_, codes))
         Z = self._project(X)
+        if Z.shape[1] == 0:
+            raise ValueError(
+                f"{name}: the projection {self.projection_!r} returned no component "
+                f"(shape {Z.shape}); the rank rule needs at least one."
+            )
         if self.rule == "threshold":
             z = Z[:, 0]
             self.sign_ = rank_sign(z, codes)
@@ -145,3 +161,12 @@ class ProjectionRanker(MetaEstimatorMixin, ClassifierMixin, TransformerMixin, Ba
     def _project(self, X):
         Z = np.asarray(self.projection_.transform(X), dtype=np.float64)
         return Z.reshape(len(X), -1)
+
+
+def _ranked_labels(y, classes, codes):
+    """The labels the projection is fitted on: ``y``'s own values, as an ordered
+    Categorical of the ranks present when ``y`` declares its order by one (an array of its
+    categories would have lost the order)."""
+    if isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
+        return pd.Categorical.from_codes(codes, classes, ordered=True)
+    return classes[codes]

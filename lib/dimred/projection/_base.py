@@ -8,7 +8,22 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 
 class SupervisedProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """A transformer fitted on ``(X, y)`` to ``n_components_`` output features."""
+    """A transformer fitted on ``(X, y)`` to ``n_components_`` output features.
+
+    The base of the supervised projections: it names the output features after the
+    class (``get_feature_names_out``) and tells scikit-learn that ``fit`` needs ``y``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dimred.projection import KernelDiscriminantAnalysis, SupervisedProjection
+    >>> issubclass(KernelDiscriminantAnalysis, SupervisedProjection)
+    True
+    >>> X = np.array([[0.0, 0.0], [0.1, 1.0], [2.0, 0.0], [2.1, 1.0]])
+    >>> kda = KernelDiscriminantAnalysis(n_components=1).fit(X, [0, 0, 1, 1])
+    >>> kda.get_feature_names_out()
+    array(['kerneldiscriminantanalysis0'], dtype=object)
+    """
 
     @property
     def _n_features_out(self):
@@ -42,7 +57,22 @@ class SupervisedProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
 
 
 class LinearProjection(SupervisedProjection):
-    """A supervised projection ``(X - mean_) @ components_.T``."""
+    """A supervised projection ``(X - mean_) @ components_.T``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dimred import BestViewProjection
+    >>> from dimred.projection import LinearProjection
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([1, 2, 3], 10)
+    >>> X = rng.normal(size=(30, 3)) + y[:, None] * [1.0, 0.0, 0.0]
+    >>> bvp = BestViewProjection(n_components=2).fit(X, y)
+    >>> isinstance(bvp, LinearProjection)
+    True
+    >>> bool(np.allclose(bvp.transform(X), (X - bvp.mean_) @ bvp.components_.T))
+    True
+    """
 
     def transform(self, X):
         """Project ``X`` onto the fitted components.

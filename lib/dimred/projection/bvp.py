@@ -21,13 +21,17 @@ initial viewpoints); the spectral solver fills the missing directions with the
 leading principal axes of the data inside ``null(A)`` and documents the choice.
 """
 
+import warnings
+from numbers import Real
+
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 from ..utils.labels import check_ranks, class_centres
 from ..utils.linalg import numerical_rank
-from ..utils.validation import check_spread
+from ..utils.validation import check_max_iter, check_spread
 from ._base import LinearProjection
 
 __all__ = ["BestViewProjection", "best_viewpoint"]
@@ -49,25 +53,67 @@ def best_viewpoint(A, random_state=None, max_iter=100, tol=1e-5, step_size=0.05)
     random_state : int, RandomState or None
         Seeds the initial viewpoint.
     max_iter : int, default=100
+        At least 1.
     tol : float, default=1e-5
-        Angle (radians) between successive viewpoints at which to stop.
+        Angle (radians) between successive viewpoints at which to stop; at least 0.
     step_size : float, default=0.05
-        ``gamma_0``.
+        ``gamma_0``, positive (a first step of 0 would stop at the random start).
 
     Returns
     -------
     v : ndarray of shape (n_dims,)
     n_iter : int
+
+    Raises
+    ------
+    ValueError
+        If ``max_iter``, ``tol`` or ``step_size`` is out of its range.
+
+    Warns
+    -----
+    ConvergenceWarning
+        If ``max_iter`` iterations end before a step turns by less than ``tol``.
     """
-    rng = check_random_state(random_state)
+    _check_descent_settings(max_iter, tol, step_size)
+    v, n_iter, converged = _descend(A, check_random_state(random_state), max_iter, tol, step_size)
+    if not converged:
+        warnings.warn(
+            f"best_viewpoint did not converge: {max_iter} iterations (max_iter) ended "
+            f"before a step turned the viewpoint by less than tol={tol:g} rad.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return v, n_iter
+
+
+def _check_descent_settings(max_iter, tol, step_size):
+    """Refuse settings with which Algorithm 1 cannot run or cannot stop.
+
+    Raises
+    ------
+    ValueError
+        Unless ``max_iter`` is an integer >= 1, ``tol`` a number >= 0 and
+        ``step_size`` a finite number > 0.
+    """
+    check_max_iter(max_iter, "Algorithm 1's MaxIter")
+    if not isinstance(tol, Real) or not tol >= 0:
+        raise ValueError(f"tol={tol!r} must be a number >= 0 (an angle in radians).")
+    if not isinstance(step_size, Real) or not 0 < step_size < np.inf:
+        raise ValueError(
+            f"step_size={step_size!r} must be a finite number > 0 (Algorithm 1's gamma_0; "
+            "a first step of 0 does not move, and the descent would stop at its random "
+            "start)."
+        )
+
+
+def _descend(A, rng, max_iter, tol, step_size):
+    """Algorithm 1 from a random viewpoint: ``(v, n_iter, converged)``."""
     gram = A.T @ A
     v = rng.normal(size=A.shape[1])
     v /= np.linalg.norm(v)
     gradient = 2 * gram @ v
     gamma = step_size
-    n_iter = 0
-    while n_iter < max_iter:
-        n_iter += 1
+    for n_iter in range(1, max_iter + 1):
         step = v - gamma * gradient
         v_new = step / np.linalg.norm(step)
         gradient_new = 2 * gram @ v_new
@@ -75,10 +121,10 @@ def best_viewpoint(A, random_state=None, max_iter=100, tol=1e-5, step_size=0.05)
         dv, dg = v_new - v, gradient_new - gradient
         v, gradient = v_new, gradient_new
         if angle < tol:
-            break
+            return v, n_iter, True
         denominator = dg @ dg
         gamma = abs(dv @ dg) / denominator if denominator > 0 else step_size
-    return v, n_iter
+    return v, max_iter, False
 
 
 class BestViewProjection(LinearProjection):
@@ -96,11 +142,12 @@ class BestViewProjection(LinearProjection):
         ``"spectral"``: the subspace Algorithm 1 converges to, in closed form
         (leading right singular vectors of the centre differences ``A``).
     max_iter : int, default=100
-        Algorithm 1's MaxIter.
+        Algorithm 1's MaxIter, at least 1. A ``ConvergenceWarning`` is issued when it
+        ends the descent for a viewpoint before ``tol`` does.
     tol : float, default=1e-5
-        Algorithm 1's epsilon (angle between successive viewpoints).
+        Algorithm 1's epsilon (angle between successive viewpoints), at least 0.
     step_size : float, default=0.05
-        Algorithm 1's gamma_0.
+        Algorithm 1's gamma_0, positive.
     random_state : int, RandomState or None
         Seeds Algorithm 1's initial viewpoints.
 
@@ -135,8 +182,15 @@ class BestViewProjection(LinearProjection):
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([1, 2, 3], 20)
     >>> X = rng.normal(size=(60, 4)) + y[:, None] * [1.0, 0.5, 0.0, 0.0]
-    >>> BestViewProjection(n_components=2).fit_transform(X, y).shape
+    >>> bvp = BestViewProjection(n_components=2).fit(X, y)
+    >>> bvp.transform(X).shape
     (60, 2)
+
+    The first axis keeps the order of the classes: their projected centres increase
+    from class 1 to class 3.
+
+    >>> bool(np.all(np.diff(bvp.transform(bvp.centres_)[:, 0]) > 0))
+    True
     """
 
     def __init__(
@@ -174,6 +228,7 @@ class BestViewProjection(LinearProjection):
         X, _ = validate_data(self, X, y)
         if self.solver not in _SOLVERS:
             raise ValueError(f"solver must be one of {_SOLVERS}; got {self.solver!r}.")
+        _check_descent_settings(self.max_iter, self.tol, self.step_size)
         self._set_n_components(X.shape[1], f"n_features = {X.shape[1]}")
         name = type(self).__name__
         self.classes_, codes = check_ranks(y, name)
@@ -208,13 +263,27 @@ class BestViewProjection(LinearProjection):
         """Algorithm 1 repeated, each time projecting onto the viewpoint's complement."""
         rng = check_random_state(self.random_state)
         basis = np.eye(differences.shape[1])  # rows: current axes in input coordinates
-        iterations = []
+        iterations, unconverged = [], 0
         while basis.shape[0] > self.n_components_:
             local = differences @ basis.T
-            v, n_iter = best_viewpoint(local, rng, self.max_iter, self.tol, self.step_size)
+            v, n_iter, converged = _descend(local, rng, self.max_iter, self.tol, self.step_size)
             iterations.append(n_iter)
+            unconverged += not converged
             basis = _orthogonal_complement(v) @ basis
+        if unconverged:
+            self._warn_unconverged(unconverged, len(iterations))
         return basis, iterations
+
+    def _warn_unconverged(self, unconverged, n_viewpoints):
+        """One ``ConvergenceWarning`` for the viewpoints whose descent ``max_iter`` ended."""
+        warnings.warn(
+            f"{type(self).__name__}: Algorithm 1 did not converge for {unconverged} of the "
+            f"{n_viewpoints} viewpoints removed: max_iter={self.max_iter} iterations ended "
+            f"before a step turned by less than tol={self.tol:g} rad. Increase max_iter, or "
+            "use solver='spectral' (its limit, in closed form).",
+            ConvergenceWarning,
+            stacklevel=4,
+        )
 
     def _canonical(self, basis, differences):
         """Rotate and reflect ``basis`` into the canonical orientation."""

@@ -819,8 +819,29 @@ def _minimise(objective, theta, max_iter, tol, step, progress):
     return theta, np.asarray(values), False
 
 
+#: Most distinct integer values of a one-column ``y`` that :class:`NeRVRelevance` reads as
+#: class labels rather than as a map.
+LABEL_LEVELS = 20
+
+
+def _warn_if_labels(Y, name):
+    """Warn in one line when the map ``Y`` is one column of a few integer levels."""
+    levels = np.unique(Y)
+    if Y.shape[1] == 1 and levels.size <= LABEL_LEVELS and np.all(levels == np.round(levels)):
+        warnings.warn(
+            f"{name}: y has one column of {levels.size} integer levels and looks like class "
+            "labels; y must be the map (projection) of X, shape (n_samples, n_components).",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
 class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Relevances ``lambda_l^2`` of the features of ``X`` for a projection ``Y`` (NeRV).
+    """Relevances ``lambda_l^2`` of the features of ``X`` for a map ``y`` of it (NeRV).
+
+    ``y`` is not a class label: it is the projection (map) of ``X``, shape
+    ``(n_samples, n_components)``, whose neighbourhoods the relevances explain; a
+    one-column ``y`` of a few integer levels gets a warning that it looks like labels.
 
     Minimises ``Q_k^NeRV(X_lambda, Y) + delta sum_l lambda_l^2`` (Schulz, Gisbrecht &
     Hammer, ESANN 2014, Sect. 3) over ``lambda_l^2 >= 0`` by Rprop, from
@@ -952,7 +973,8 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
             Not constant; see :func:`~dimred.utils.validation.check_spread`.
         y : array-like of shape (n_samples, n_components) or (n_samples,)
-            The projection ``Y`` (a 1-D array is a one-dimensional projection).
+            The projection ``Y`` (a 1-D array is a one-dimensional projection), not
+            class labels.
 
         Returns
         -------
@@ -961,6 +983,7 @@ class NeRVRelevance(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         X, Y = validate_data(self, X, y, multi_output=True, y_numeric=True, dtype=np.float64)
         Y = np.asarray(Y, dtype=np.float64).reshape(X.shape[0], -1)
         name = type(self).__name__
+        _warn_if_labels(Y, name)
         self._check_params()
         check_spread(X, name)
         self.n_neighbors_ = check_n_neighbors(self.n_neighbors, X.shape[0], name)

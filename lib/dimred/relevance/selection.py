@@ -50,6 +50,20 @@ def forward_relevance(X, Y, n_neighbors, n_jobs=None, progress=False):
     -------
     ndarray of shape (n_features,) for an int ``n_neighbors``, else (n_ks, n_features)
         Row ``r`` holds the relevances for ``n_neighbors[r]``.
+
+    Examples
+    --------
+    The relevance paper's *set1* mapped onto its first two dimensions: each of them
+    alone keeps part of the neighbourhoods, the third stays near the chance level
+    ``k / (N - 1) = 5 / 59 = 0.08``.
+
+    >>> from dimred.datasets.synthetic import relevance_set1
+    >>> from dimred.relevance import forward_relevance
+    >>> X, _ = relevance_set1(random_state=0)
+    >>> forward_relevance(X, X[:, :2], n_neighbors=5).round(2)
+    array([0.43, 0.39, 0.07])
+    >>> forward_relevance(X, X[:, :2], n_neighbors=[5, 10]).shape
+    (2, 3)
     """
     X, Y = check_spaces(X, Y)
     return _relevance(X, Y, n_neighbors, _alone, n_jobs, progress)
@@ -60,6 +74,17 @@ def backward_relevance(X, Y, n_neighbors, n_jobs=None, progress=False):
 
     Parameters and return value as in :func:`forward_relevance`; ``X`` needs at
     least two features.
+
+    Examples
+    --------
+    The map of the example of :func:`forward_relevance`: without the third dimension
+    the data are the map itself (quality 1); without either of the others much is lost.
+
+    >>> from dimred.datasets.synthetic import relevance_set1
+    >>> from dimred.relevance import backward_relevance
+    >>> X, _ = relevance_set1(random_state=0)
+    >>> backward_relevance(X, X[:, :2], n_neighbors=5).round(2)
+    array([0.32, 0.37, 1.  ])
     """
     X, Y = check_spaces(X, Y)
     if X.shape[1] < 2:

@@ -14,6 +14,8 @@ from sklearn.utils.validation import column_or_1d
 
 __all__ = ["check_classes", "check_ranks", "class_centres"]
 
+#: Most levels a message lists one by one.
+_FEW = 6
 #: How the ordinal estimators' labels must look, for the error messages.
 _ORDINAL = "ordinal labels that define an order: numbers or an ordered pandas.Categorical"
 
@@ -113,15 +115,24 @@ def check_ranks(y, name, min_per_rank=1):
             f"{name} needs at least {min_per_rank} samples per rank; rank "
             f"{classes[counts.argmin()].item()!r} has {counts.min()}."
         )
-    if missing:
+    if missing[1]:
         warnings.warn(
-            f"{name}: rank levels {missing} have no training sample; the ranks "
-            f"{classes.tolist()} are used by position, so their neighbours are treated as "
-            "adjacent.",
+            f"{name}: rank levels {_some(*missing)} have no training sample; the "
+            f"{classes.size} ranks present ({_some(classes.tolist())}) are used by position, "
+            "so their neighbours are treated as adjacent.",
             UserWarning,
             stacklevel=3,
         )
     return classes, codes
+
+
+def _some(values, count=None):
+    """``values`` in one short list: all when at most :data:`_FEW`, else the first three
+    and the last, and how many there are when ``count`` is given."""
+    if (len(values) if count is None else count) <= _FEW:
+        return str(list(values))
+    listed = f"[{', '.join(map(repr, values[:3]))}, ..., {values[-1]!r}]"
+    return listed if count is None else f"{listed} ({count} levels)"
 
 
 def _categorical_ranks(categorical, name):
@@ -137,7 +148,8 @@ def _categorical_ranks(categorical, name):
     present = np.bincount(categorical.codes, minlength=categorical.categories.size) > 0
     categories = np.asarray(categorical.categories)
     codes = (np.cumsum(present) - 1)[categorical.codes]
-    return categories[present], codes, categories[~present].tolist()
+    unused = categories[~present].tolist()
+    return categories[present], codes, (unused, len(unused))
 
 
 def _numeric_ranks(y, name):
@@ -152,11 +164,17 @@ def _numeric_ranks(y, name):
     levels = classes.astype(float)  # bool labels: numpy refuses bool subtraction
     n_missing = levels[-1] - levels[0] + 1 - classes.size
     if not (np.all(np.mod(levels, 1) == 0) and n_missing > 0):
-        return classes, codes, []
-    # Listed only when few: labels such as (1, 10**9) would enumerate 10**9 levels.
-    missing = (
-        sorted(set(range(int(levels[0]), int(levels[-1]) + 1)) - set(levels))
-        if n_missing <= 20
-        else f"({n_missing:.0f} levels)"
-    )
-    return classes, codes, missing
+        return classes, codes, ([], 0)
+    return classes, codes, _missing_levels(levels)
+
+
+def _missing_levels(levels):
+    """The integer levels strictly between sorted ``levels`` that no label takes, walked
+    gap by gap: labels such as (1, 10**9) never enumerate the 10**9 levels between."""
+    pairs = zip(levels[:-1], levels[1:], strict=True)
+    gaps = [(int(a) + 1, int(b)) for a, b in pairs if b - a > 1]
+    count = sum(stop - start for start, stop in gaps)
+    if count <= _FEW:
+        return [level for start, stop in gaps for level in range(start, stop)], count
+    first = [level for start, stop in gaps for level in range(start, min(stop, start + 3))][:3]
+    return [*first, gaps[-1][1] - 1], count

@@ -12,7 +12,9 @@ task at a time per thread it has).
 """
 
 import contextlib
+import math
 import os
+from numbers import Real
 
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
@@ -93,16 +95,24 @@ def run_tasks(function, tasks, desc, n_jobs, progress=True, costs=None):
     progress : bool, default=True
         Show the progress bar.
     costs : sequence of float, optional
-        Expected relative cost of each task (any increasing measure of its work).
+        Expected relative cost of each task (any increasing measure of its work): one
+        finite number per task.
 
     Returns
     -------
     list
         Results in the order of ``tasks``.
+
+    Raises
+    ------
+    ValueError
+        If ``costs`` has fewer or more entries than ``tasks``, or an entry that is not
+        a finite number.
     """
     tasks, client = list(tasks), scheduler_client()
     order = list(range(len(tasks)))
     if costs is not None:
+        costs = _checked_costs(costs, len(tasks))
         order.sort(key=lambda i: -costs[i])  # stable
     with _backend(client):
         results = Parallel(n_jobs=n_jobs if client is None else -1, return_as="generator")(
@@ -110,3 +120,24 @@ def run_tasks(function, tasks, desc, n_jobs, progress=True, costs=None):
         )
         done = dict(zip(order, tqdm(results, desc, len(tasks), disable=not progress), strict=True))
     return [done[i] for i in range(len(tasks))]
+
+
+def _checked_costs(costs, n_tasks):
+    """``costs`` as a list, one finite number per task, else a ``ValueError`` saying why."""
+    costs = list(costs)
+    if len(costs) < n_tasks:
+        raise ValueError(
+            f"run_tasks: {len(costs)} costs for {n_tasks} tasks; the last "
+            f"{n_tasks - len(costs)} tasks have no cost (one cost per task is needed)."
+        )
+    if len(costs) > n_tasks:
+        raise ValueError(
+            f"run_tasks: {len(costs)} costs for {n_tasks} tasks; the last "
+            f"{len(costs) - n_tasks} costs belong to no task (one cost per task is needed)."
+        )
+    for i, cost in enumerate(costs):
+        if isinstance(cost, bool) or not isinstance(cost, Real) or not math.isfinite(cost):
+            raise ValueError(
+                f"run_tasks: the cost of task {i} is {cost!r}; costs must be finite numbers."
+            )
+    return costs

@@ -1,8 +1,17 @@
 """Checks of the training data shared by the estimators."""
 
+from numbers import Integral
+
 import numpy as np
 
-__all__ = ["CONSTANT_RTOL", "SPREAD_RANGE", "check_spread", "is_constant"]
+__all__ = [
+    "CONSTANT_RTOL",
+    "SPREAD_RANGE",
+    "check_max_iter",
+    "check_spread",
+    "check_variance",
+    "is_constant",
+]
 
 #: ``X`` is constant when its largest feature range is at most this fraction of its
 #: largest magnitude (a column of 3.7s, whose mean rounds, is constant).
@@ -44,11 +53,7 @@ def check_spread(X, name):
     ------
     ValueError
     """
-    if is_constant(X):
-        raise ValueError(
-            f"{name}: X has no variance (all {X.shape[0]} samples are identical, up to "
-            f"{CONSTANT_RTOL:g} of their magnitude); there is no direction in which they vary."
-        )
+    check_variance(X, name)
     spread = float(np.ptp(np.asarray(X, dtype=float), axis=0).max(initial=0.0))
     low, high = SPREAD_RANGE
     if not low <= spread <= high:
@@ -56,4 +61,58 @@ def check_spread(X, name):
             f"{name}: X's features range over up to {spread:.3g}, outside [{low:.3g}, "
             f"{high:.3g}] where float64 holds the estimator's fourth-order quantities; rescale "
             "X (e.g. with sklearn.preprocessing.StandardScaler)."
+        )
+
+
+def check_variance(X, name):
+    """Refuse constant training data (:func:`is_constant`), the first check of
+    :func:`check_spread`, for estimators that leave the scale to another one.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Finite (validated) data.
+    name : str
+        Estimator name for the message.
+
+    Raises
+    ------
+    ValueError
+    """
+    if is_constant(X):
+        raise ValueError(
+            f"{name}: X has no variance (all {X.shape[0]} samples are identical, up to "
+            f"{CONSTANT_RTOL:g} of their magnitude); there is no direction in which they vary."
+        )
+
+
+def check_max_iter(max_iter, iteration):
+    """Refuse a ``max_iter`` that is not an integer >= 1.
+
+    Without an iteration an iterative estimator would return its starting point.
+
+    Parameters
+    ----------
+    max_iter : object
+        The parameter as given.
+    iteration : str
+        What one iteration is, for the message (e.g. ``"Algorithm 1's MaxIter"``).
+
+    Raises
+    ------
+    ValueError
+
+    Examples
+    --------
+    >>> from dimred.utils.validation import check_max_iter
+    >>> check_max_iter(20, "sweeps")
+    >>> check_max_iter(0, "sweeps")
+    Traceback (most recent call last):
+    ...
+    ValueError: max_iter=0 must be an integer >= 1 (sweeps); without an iteration ...
+    """
+    if isinstance(max_iter, bool) or not isinstance(max_iter, Integral) or max_iter < 1:
+        raise ValueError(
+            f"max_iter={max_iter!r} must be an integer >= 1 ({iteration}); without an "
+            "iteration the result would be the starting point."
         )

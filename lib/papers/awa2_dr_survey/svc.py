@@ -12,11 +12,14 @@ The product adds the same terms in another order, so a decision value within rou
 of zero could take the other sign than libsvm's. :func:`ovo_predict` bounds that
 rounding for every value (the same product on absolute values) and hands the rows
 where any value lies within the bound back to ``SVC.predict``: the predictions are
-libsvm's, row for row. Other kernels go to ``SVC.predict`` unchanged.
+libsvm's, row for row. What the vote does not reproduce goes to ``SVC.predict``
+unchanged: other kernels, ``break_ties=True`` (the largest one-vs-rest value decides a
+tied vote) and models fitted on sparse data.
 """
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
+from scipy import sparse
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 __all__ = ["decision_bounds", "ovo_predict", "pair_weights"]
 
@@ -95,6 +98,15 @@ def _votes(values, pairs, n_classes):
     return np.argmax(votes, axis=1)
 
 
+def _votes_alone(model):
+    """Whether libsvm's one-vs-one vote alone decides ``model.predict`` on dense rows:
+    a linear kernel, fitted on dense data, ties not broken by the one-vs-rest values."""
+    broken_ties = model.break_ties and len(model.classes_) > 2
+    return (
+        model.kernel == "linear" and not broken_ties and not sparse.issparse(model.support_vectors_)
+    )
+
+
 def ovo_predict(model, X):
     """``model.predict(X)`` of a fitted ``SVC``, by matrix products for the linear kernel.
 
@@ -109,10 +121,16 @@ def ovo_predict(model, X):
     ndarray of shape (n_samples,)
         Equal to ``model.predict(X)`` on every row: rows with a decision value within
         its rounding bound of zero are predicted by ``model.predict``.
+
+    Raises
+    ------
+    ValueError
+        As ``model.predict``: ``X`` with NaN or infinite values, no rows, or another
+        number of features than the model was fitted on.
     """
     check_is_fitted(model)
-    X = np.asarray(X, dtype=float)
-    if model.kernel != "linear" or X.shape[0] == 0:
+    X = validate_data(model, X, reset=False, dtype=np.float64, accept_sparse="csr")
+    if not _votes_alone(model) or sparse.issparse(X):
         return model.predict(X)
     parts = _linear_parts(model)
     labels = np.empty(X.shape[0], dtype=model.classes_.dtype)
