@@ -1,4 +1,4 @@
-"""What the README says about our own runs, as ``findings.csv`` rows built from the
+"""What the findings page says about our own runs, as ``findings.csv`` rows built from the
 measurements (:func:`~compendium.reporting.finding_row`).
 
 Each function takes what one step measured and returns its findings; the sentences

@@ -1,7 +1,7 @@
 """Findings of the Best-View Projection notebook: what we state about our own measurements.
 
 Each function builds one :func:`~compendium.reporting.finding_row` (the
-sentence the README quotes, generated from the measured values, with its spread
+sentence the findings page quotes, generated from the measured values, with its spread
 over the draws) from the tables of :mod:`.solvers`, :mod:`.tsne`, :mod:`.claims`,
 :mod:`.draws` and :mod:`.sensitivity`, which call them.
 """

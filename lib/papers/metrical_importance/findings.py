@@ -1,7 +1,7 @@
 """Findings of the metrical-importance notebook: what we state about our own measurements.
 
 Each function builds one :func:`~compendium.reporting.finding_row` (the
-sentence the README quotes, generated from the measured values, with its spread
+sentence the findings page quotes, generated from the measured values, with its spread
 over the forest seeds) from a table of :mod:`.orders` or :mod:`.scaling`, which call them.
 """
 

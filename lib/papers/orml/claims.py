@@ -4,7 +4,7 @@ AAAI 2011) on Table 1, Table 2 and Fig. 3, and the findings on our runs.
 A claim (``data/published/orml/claims.csv``) is decided by the same rule on the
 published and on our numbers (:func:`claim_rows`; the USPS ones through
 :func:`usps_claims`); the claims on Fig. 3 on every UMIST training split.
-:func:`finding_artefacts` states the README's findings (:mod:`.findings`).
+:func:`finding_artefacts` states our findings (:mod:`.findings`, the book's findings page).
 """
 
 from compendium.published import source
@@ -105,7 +105,7 @@ def claim_artefacts(movielens, usps, splits, published):
 
 
 def finding_artefacts(steps, published):
-    """The README's findings on our ORML runs (:func:`~.findings.orml_findings`).
+    """Our findings on the ORML runs (:func:`~.findings.orml_findings`).
 
     Parameters
     ----------

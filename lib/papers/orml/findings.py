@@ -1,4 +1,4 @@
-"""What the README says about our ORML runs, as rows of ``findings.csv``.
+"""What the findings page says about our ORML runs, as rows of ``findings.csv``.
 
 Each function takes the tables of the steps that measured it and returns one
 :func:`~compendium.reporting.finding_row`; its statement is built from

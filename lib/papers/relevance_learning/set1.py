@@ -211,7 +211,7 @@ def _set1_measures(ks, draw, bandwidths):
 
 
 def _set1_findings(measured, cluster, p):
-    """What the README says about Fig. 2, from the per-draw measurements."""
+    """What the findings page says about Fig. 2, from the per-draw measurements."""
     n = len(measured)
     default, other = (measured[f"nerv_zero_from_k_{b}"] for b in p.bandwidths)
     at_cluster = bool(default.median() <= cluster + 2)

@@ -218,7 +218,7 @@ def _backward_spread(cells):
 
 
 def _table1_findings(summary, agreement, table1, n_cells):
-    """What the README says about Table 1, over seeds and generator settings."""
+    """What the findings page says about Table 1, over seeds and generator settings."""
     seeds, settings = (summary[summary["kind"] == kind] for kind in ("seed", "setting"))
     first = seeds.iloc[0]
     set2 = table1["data"] == "set2"

@@ -93,7 +93,7 @@ TABLE2_TABLES = ("table2_usps_errors", "table2_usps_draws", "table2_usps_nerv_fi
 
 
 def _table2_findings(errors, fits, table2):
-    """What the README says about Table 2, from the per-draw errors (percent)."""
+    """What the findings page says about Table 2, from the per-draw errors (percent)."""
     paper, free = errors.loc["paper"], errors.loc["leak_free"]
     n = errors.shape[1]
     usps = table2[table2["data"] == "USPS"]
