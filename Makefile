@@ -95,7 +95,7 @@ data: $(ENV_STAMP) ## Fetch and verify every raw dataset (mirror first, then can
 
 figures: $(PAPERS) ## Rebuild every figure and table and each executed notebook, then figures/REPRODUCTION.md and the run history (FORCE=1: every paper runs again)
 	$(PYTHON) -m compendium.notebooks publish --build $(OUT)/build --figures $(OUT)/figures
-	$(PYTHON) -m compendium.reporting --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
+	$(PYTHON) -m compendium.pages --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
 	$(if $(filter 1,$(QUICK)),,$(PYTHON) -m compendium.run_history --figures $(OUT)/figures)
 
 # `make <paper>`: one paper only (every [papers.<paper>] of data/papers.toml). A run leaves

@@ -10,7 +10,7 @@ the finding ``spectral_speed`` to ``findings.csv`` beside the notebook's.
 
 The swiss-roll sensitivity step measures every map by its trustworthiness and
 continuity (``k = 5``): :func:`~dimred.metrics.embedding.neighbourhood_scores`, which
-ranks only each point's ``k`` nearest (:func:`~dimred.utils.graphs.crossed_ranks`), is
+ranks only each point's ``k`` nearest (:func:`~dimred.utils.ranks.crossed_ranks`), is
 timed against the full rankings of both spaces it replaced
 (:class:`~dimred.metrics.coranking.CoRanking`) on the step's
 data (the Fig. 3 swiss rolls, 800 points in 3-D, mapped by PCA, LDA and BVP), with the

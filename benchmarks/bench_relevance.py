@@ -28,14 +28,9 @@ small sizes, ``--output`` to write elsewhere). In the same process:
   one evaluation of the objective with ``log q`` and ``q`` kept from the first
   evaluation (they depend on ``Y`` only) against recomputing them
   (``cache_floats=0``); bitwise the same value and gradient;
-* the same evaluation with the arithmetic on the pairs taken :data:`~dimred.relevance.nerv.CHUNK`
-  floats' worth of rows at a time against whole blocks at once (``CHUNK`` as large
-  as a block), both by NumPy (``compiled=False``); bitwise the same value and gradient;
-* the same evaluation with that arithmetic compiled (:mod:`dimred.relevance.nerv_compiled`:
-  two plain compiled passes over chunks of rows, ``np.exp`` between them) against
-  NumPy's chunks (``compiled=False``), with every pair and with candidate pairs
-  (``5 k`` per point, the estimator's default); the same value and gradient to
-  rounding (their largest difference is reported).
+* the same evaluation with the arithmetic on the pairs taken
+  :data:`~dimred.relevance.objective.CHUNK` floats' worth of rows at a time against whole
+  blocks at once (``CHUNK`` as large as a block); bitwise the same value and gradient.
 
 Writes ``figures/relevance_learning/benchmark.{csv,md}`` and the findings on
 it (``findings.csv`` beside, produced by ``make bench``; ``docs/findings.md`` quotes them), and
@@ -62,15 +57,12 @@ from dimred.metrics.coranking import (
     rescaled_quality,
     rnx_auc,
 )
-from dimred.relevance import NeRVRelevance, nerv
-from dimred.relevance.nerv import (
-    BLOCK,
-    NeRVObjective,
-    _OffDiagonal,
-    _scatter_without_diagonal,
-    _without_diagonal,
-)
-from dimred.utils.graphs import knn_distances, neighbour_ranks
+from dimred.relevance import NeRVRelevance
+from dimred.relevance import objective as nerv_objective
+from dimred.relevance.objective import BLOCK, NeRVObjective
+from dimred.relevance.pairs import _OffDiagonal, _scatter_without_diagonal, _without_diagonal
+from dimred.utils.graphs import knn_distances
+from dimred.utils.ranks import neighbour_ranks
 
 
 def timed(function, *args):
@@ -113,14 +105,6 @@ def nerv_row(n, k, exact=True):
             "spearman": round(spearmanr(ours.relevances_, baseline.relevances_).statistic, 4),
         }
     return row
-
-
-def warm_up():
-    """Load the compiled NeRV arithmetic (numba's cache, about a second) before any timing,
-    with every pair and with candidate pairs."""
-    X, Y = usps_like(3)
-    for n_candidates in (None, 10):
-        NeRVObjective(X, Y, 5, n_candidates=n_candidates)(np.ones(X.shape[1]))
 
 
 def coranking_row(n, max_k, seed=0):
@@ -185,7 +169,7 @@ def block_row(n, repeats=10, seed=0):
     them besides the arithmetic on the pairs: the squared distances taken from the
     Gram block (without each row's own column), and the pair weights put back into the
     block for the product ``W X`` with the column sums of ``W``. As
-    :class:`~dimred.relevance.nerv.NeRVObjective` does it (three slices around the
+    :class:`~dimred.relevance.objective.NeRVObjective` does it (three slices around the
     diagonal, ``np.add.reduce`` over the rows) against a boolean mask of the block
     (gather, zero-fill and scatter) and ``np.bincount`` over the pairs' columns."""
     rng = np.random.default_rng(seed)
@@ -228,40 +212,19 @@ def evaluation_row(n, k, repeats=3):
 
 def chunk_row(n, k, repeats=3):
     """One evaluation of the objective with every pair, the arithmetic on the pairs in
-    chunks of :data:`~dimred.relevance.nerv.CHUNK` floats against whole blocks."""
+    chunks of :data:`~dimred.relevance.objective.CHUNK` floats against whole blocks."""
     X, Y = usps_like(n // 10)
     theta = np.ones(X.shape[1])
-    objective = NeRVObjective(X, Y, k, compiled=False)
+    objective = NeRVObjective(X, Y, k)
     objective(theta)  # the first evaluation computes log q and q
 
     def whole_blocks(theta):
-        with mock.patch.object(nerv, "CHUNK", BLOCK):
+        with mock.patch.object(nerv_objective, "CHUNK", BLOCK):
             return objective(theta)
 
     ours_s, baseline_s, difference = _timed_evaluations(objective, whole_blocks, theta, repeats)
     name = f"NeRV all pairs (k={k}, 256 features), one evaluation: chunks of rows"
     return _per_repeat(f"{name} vs whole blocks", n, ours_s, baseline_s, repeats, difference)
-
-
-def compiled_row(n, k, repeats=3, n_candidates=None):
-    """One evaluation of the objective with every pair (or ``n_candidates`` per point),
-    the arithmetic on the pairs compiled against NumPy's chunks of rows."""
-    X, Y = usps_like(n // 10)
-    theta = np.ones(X.shape[1])
-    objective, numpy_chunks = (
-        NeRVObjective(X, Y, k, n_candidates=n_candidates, compiled=compiled)
-        for compiled in (True, False)
-    )
-    objective(theta), numpy_chunks(theta)  # log q and q; numba compiles or loads its cache
-    ours_s, baseline_s, difference = _timed_evaluations(objective, numpy_chunks, theta, repeats)
-    if n_candidates is None:
-        name = f"NeRV all pairs (k={k}, 256 features), one evaluation: compiled vs NumPy chunks"
-    else:  # not a row of the finding nerv_compiled_speed (Table 2's fits take every pair)
-        name = (
-            f"NeRV {n_candidates} candidates per point (k={k}, 256 features), one "
-            "evaluation: compiled arithmetic against NumPy chunks"
-        )
-    return _per_repeat(name, n, ours_s, baseline_s, repeats, difference)
 
 
 def _timed_evaluations(ours, baseline, theta, repeats):
@@ -304,7 +267,6 @@ def main(argv=None):
         help="output path without suffix",
     )  # fmt: skip
     args = parser.parse_args(argv)
-    warm_up()
     if args.quick:
         rows = [
             nerv_row(300, 10),
@@ -313,7 +275,6 @@ def main(argv=None):
             block_row(300),
             evaluation_row(300, 24),
             chunk_row(300, 24),
-            compiled_row(300, 24),
         ]
     else:
         rows = [
@@ -325,9 +286,6 @@ def main(argv=None):
             evaluation_row(2000, 160),
             chunk_row(2000, 160),
             chunk_row(1000, 80),
-            compiled_row(2000, 160),
-            compiled_row(1000, 80),
-            compiled_row(2000, 20, n_candidates=100),
         ]
     report = pd.DataFrame(rows)
     label = "synthetic (USPS-like)"
@@ -375,7 +333,6 @@ def findings(report, label):
             note="one timing of each; timings depend on the machine",
         ),
         chunk_finding(report, label),
-        compiled_finding(report, label),
     ]
 
 
@@ -384,19 +341,9 @@ def chunk_finding(report, label):
     return _evaluation_finding(
         report, label, ("nerv_chunk_speed", "NeRV's arithmetic in chunks of rows"),
         "chunks of rows vs",
-        f"taken {nerv.CHUNK:,} floats' worth of rows at a time than on whole blocks of "
+        f"taken {nerv_objective.CHUNK:,} floats' worth of rows at a time than on whole blocks of "
         f"{BLOCK:,}, both by NumPy",
         "time on whole blocks / time in chunks, per evaluation, per size",
-    )  # fmt: skip
-
-
-def compiled_finding(report, label):
-    """The finding ``nerv_compiled_speed``: the compiled arithmetic against NumPy's chunks."""
-    return _evaluation_finding(
-        report, label, ("nerv_compiled_speed", "NeRV's arithmetic compiled"), "compiled vs",
-        "compiled in two plain passes over chunks of rows, np.exp between them (numba), "
-        "than by NumPy in chunks of rows",
-        "time by NumPy in chunks / time compiled, per evaluation, per size",
     )  # fmt: skip
 
 

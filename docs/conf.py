@@ -17,7 +17,7 @@ extensions = [
     "myst_nb",
     "numpydoc",
     "sphinx.ext.autodoc",
-    "compendium.book",
+    "compendium.sphinx_ext",
 ]
 
 # The staged sources are generated: every cross-reference must resolve (nitpicky), and
@@ -53,7 +53,7 @@ numpydoc_class_members_toctree = False
 # Fitted attributes (``coef_``) as attribute entries, so that docstrings can refer to them.
 numpydoc_attributes_as_param_list = False
 
-# Math as TeX source: MathJax would be loaded from the network (compendium.book).
+# Math as TeX source: MathJax would be loaded from the network (compendium.sphinx_ext).
 html_math_renderer = "tex"
 
 html_theme = "sphinx_book_theme"

@@ -122,7 +122,7 @@ report.show(protocol.map_artefacts(data, scored, p));
 # car's widths (how many depended on the BLAS kernel) ended at precisions set by rounding noise, and the
 # relevances of car moved from kernel to kernel. The search now bisects when Newton stalls, and a row that
 # has not converged after `NEWTON_ITER` Newton steps (Newton can also bounce between the ends of its bracket)
-# only bisects (`dimred.relevance.nerv.calibrate_precisions`, both cases tested). Where a map stacks more than `k` points on
+# only bisects (`dimred.relevance.pairs.calibrate_precisions`, both cases tested). Where a map stacks more than `k` points on
 # one location (`stacked` in `agreement_fits`), no width can give `k` neighbours; the note below counts those
 # fits.
 #

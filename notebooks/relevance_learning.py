@@ -50,7 +50,7 @@
 # * *NeRV's widths*: "the standard deviation chosen such that the actual number of neighbors is k" is read
 #   as NeRV's own code does, a perplexity (effective number of neighbours) of `k`, found for each point by
 #   Newton steps in `log β_i` that fall back to bisection where they stall or bounce between the ends of their
-#   bracket (`dimred.relevance.nerv.calibrate_precisions`); section 2b sets this beside the other common
+#   bracket (`dimred.relevance.pairs.calibrate_precisions`); section 2b sets this beside the other common
 #   reading, `σ_i` the distance to the `k`-th neighbour.
 # * *Neighbourhoods*: "medium" = round(0.8 · cluster size), "large" = round(1.2 · cluster size), the same `k`
 #   for every scheme and for NeRV's perplexity.

@@ -17,7 +17,7 @@ samples per second and thread.
     python scripts/profile_costs.py [--jobs NAME ...] [--reuse]
 
 It writes ``figures/cost_attribution.{csv,md}`` (each sampled step's samples and shares
-per owner); ``python -m compendium.reporting`` applies them to the ledgers in
+per owner); ``python -m compendium.pages`` applies them to the ledgers in
 ``figures/REPRODUCTION.md`` and the book's ``docs/running.md``. py-spy is not a dependency of the
 compendium: ``pip install py-spy`` first (``PY_SPY`` names another executable; the
 committed shares were sampled with py-spy 0.4.3).
@@ -237,7 +237,8 @@ def shares_table():
 
 def write(shares):
     """``figures/cost_attribution.{csv,md}``; print the summary the report will show."""
-    from compendium.reporting import COST_DATA, cost_attribution, write_table
+    from compendium.pages import cost_attribution
+    from compendium.reporting import COST_DATA, write_table
 
     write_table(shares.round({"share": 4}), FIGURES / "cost_attribution", False, COST_DATA)
     print(cost_attribution(FIGURES))

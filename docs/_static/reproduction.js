@@ -48,7 +48,8 @@ function makeInteractive(table) {
   update();
 }
 
-// Sort the rows by one column: numbers as numbers, before text; again to reverse.
+// Sort the rows by one column: numbers as numbers, before text; again to reverse. Blank
+// cells come last in either direction (a row without a deviation is not the smallest).
 function sortBy(table, header, index) {
   const ascending = header.getAttribute("aria-sort") !== "ascending";
   for (const cell of header.parentElement.cells) cell.removeAttribute("aria-sort");
@@ -56,11 +57,17 @@ function sortBy(table, header, index) {
   const key = (row) => {
     const text = row.cells[index].textContent.trim();
     const number = Number(text);
-    return text !== "" && !Number.isNaN(number) ? number : text.toLowerCase();
+    if (text === "") return null;
+    return !Number.isNaN(number) ? number : text.toLowerCase();
   };
   const order = (a, b) =>
     typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === "number" ? -1 : 1;
+  const direction = ascending ? 1 : -1;
+  const compare = (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    if (x === null || y === null) return (x === null) - (y === null);
+    return order(x, y) * direction;
+  };
   const body = table.tBodies[0];
-  const rows = Array.from(body.rows).sort((a, b) => order(key(a), key(b)) * (ascending ? 1 : -1));
-  body.append(...rows);
+  body.append(...Array.from(body.rows).sort(compare));
 }

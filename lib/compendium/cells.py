@@ -3,7 +3,7 @@
 ``make`` reruns a paper when its notebook changed. JupyterLab rewrites a notebook it has
 opened (kernel metadata, outputs, execution counts) without changing what it runs, and
 the prose of the markdown cells is no input of the run either (publishing the executed
-notebook takes it from the source: :func:`compendium.notebooks.publish`). So the
+notebook takes it from the source: :func:`compendium.publishing.publish`). So the
 Makefile does not depend on ``notebooks/<paper>.ipynb`` itself but on a stamp holding
 :func:`code_digest` of it: the source and tags of every code cell, in order (the
 ``parameters`` tag decides where papermill injects the parameters). :func:`write_stamp`

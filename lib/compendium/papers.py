@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 
 from . import paths
-from .reporting import _refresh_block
+from .pages import _refresh_block
 
 __all__ = [
     "LANDING",

@@ -34,7 +34,8 @@ import pandas as pd
 
 from . import depends, paths
 from .ledger import run_parameters, summarise
-from .reporting import COST_DATA, RUNNING_PAGE, TARGET_FIGURES_MINUTES, _pages, _refresh_block
+from .pages import RUNNING_PAGE, TARGET_FIGURES_MINUTES, _pages, _refresh_block
+from .reporting import COST_DATA
 
 __all__ = [
     "HISTORY_BEGIN", "HISTORY_END", "full_runs", "read_history", "render_history", "write_history",
@@ -219,7 +220,7 @@ def write_history(figures_dir=None, page=None, root=None):
         Defaults to ``figures/``.
     page : Path, optional
         The page to refresh; default ``docs/running.md`` when ``figures_dir`` is the
-        compendium's ``figures/``, else none (as :func:`~.reporting.assemble`);
+        compendium's ``figures/``, else none (as :func:`~.pages.assemble`);
         ``os.devnull``: none. A page without the block's markers is an error.
     root : Path, optional
         The git checkout (:func:`full_runs`).

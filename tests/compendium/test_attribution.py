@@ -12,7 +12,7 @@ from compendium.attribution import (
     read_raw,
     render_attribution,
 )
-from compendium.reporting import cost_attribution
+from compendium.pages import cost_attribution
 
 PROCESS = 'process 12:"python scripts/profile_costs.py --run orml"'
 STEP = "table2_usps (papers/relevance_learning/protocol.py:833)"

@@ -8,7 +8,8 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from compendium.ledger import CostLedger, machine, summarise
-from compendium.reporting import Artefacts, Report, cost_summary, render_costs
+from compendium.pages import cost_summary, render_costs
+from compendium.reporting import Artefacts, Report
 
 
 def _busy(seconds):

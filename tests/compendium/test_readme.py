@@ -11,8 +11,8 @@ import io
 import re
 import warnings
 
-from compendium import paths, reporting
-from compendium.reporting import README_BEGIN, README_END, readme_block
+from compendium import pages, paths
+from compendium.pages import README_BEGIN, README_END, readme_block
 
 README = paths.ROOT / "README.md"
 #: The README's length, at most (CONTRIBUTING.md: "about 150 lines").
@@ -40,7 +40,7 @@ def test_readme_example_runs_as_written():
 
 def test_readme_status_table_is_the_committed_figures():
     block = readme_block(README.read_text(), README_BEGIN, README_END)
-    assert block == reporting.render_status(paths.FIGURES_DIR), (
+    assert block == pages.render_status(paths.FIGURES_DIR), (
         "README's status table and figures/*/reproduction.csv differ: make figures"
     )
 

@@ -11,7 +11,8 @@ import pytest
 from compendium import paths
 from compendium import run_history as rh
 from compendium.ledger import COLUMNS
-from compendium.reporting import COST_DATA, DOCS_DIR, RUNNING_PAGE, readme_block
+from compendium.pages import DOCS_DIR, RUNNING_PAGE, readme_block
+from compendium.reporting import COST_DATA
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 PAPERS = ("alpha", "beta")

@@ -22,7 +22,7 @@ import pytest
 from test_book_references import PENDING, WORKSPACE_TEXT, pending
 
 import dimred
-from compendium import book, notebooks, papers, paths, reporting
+from compendium import api_reference, book, notebooks, pages, papers, paths, publishing
 from dimred.datasets import ci_enabled
 from papers import PAPERS
 
@@ -52,8 +52,8 @@ def quick_figures(quick_run, root):
         shutil.copytree(figures, root / paper)
         nbformat.write(executed, root / paper / "executed.ipynb")
         source = notebooks.notebook_path(paper)
-        notebooks.publish(root / paper / "executed.ipynb", root / paper / f"{paper}.ipynb", source)
-    reporting.assemble(root)  # not the compendium's figures/: no README or page refreshed
+        publishing.publish(root / paper / "executed.ipynb", root / paper / f"{paper}.ipynb", source)
+    pages.assemble(root)  # not the compendium's figures/: no README or page refreshed
     return root
 
 
@@ -114,8 +114,8 @@ def test_compiled_functions_are_listed_as_functions():
     """A function compiled by numba is on the API page as a function, with its summary."""
     from papers.metrical_importance import forest_compiled
 
-    assert book.defined_names(forest_compiled) == ["grow_forest", "rank_values"]
-    item = book._api_item(forest_compiled, "grow_forest")
+    assert api_reference.defined_names(forest_compiled) == ["grow_forest", "rank_values"]
+    item = api_reference._api_item(forest_compiled, "grow_forest")
     assert item.startswith(
         "- :py:func:`~papers.metrical_importance.forest_compiled.grow_forest`: Sum over trees"
     )
@@ -126,10 +126,12 @@ def test_compiled_functions_are_listed_as_functions():
 def test_chapter_ends_with_its_reproduction_table(site, figures, paper):
     page = chapter(site, paper).read_text(encoding="utf-8")
     report = pd.read_csv(figures / paper / "reproduction.csv")
-    rows = re.findall(r'<tr data-status="(\w+)">', page)
-    assert rows == report["status"].tolist()
-    for status in set(rows):
+    rows = re.findall(r'<tr id="row-(\d+)" data-status="(\w+)">', page)
+    assert rows == [(str(n), s) for n, s in enumerate(report["status"], start=1)]
+    statuses = [status for _, status in rows]
+    for status in set(statuses):
         assert f'class="col-status status status-{status}"' in page
+    assert page.index("At a glance") < page.index("Reproduction table")
 
 
 @pytest.mark.notebook
@@ -265,4 +267,42 @@ def test_reproduction_table_filters_and_sorts(browser, served, figures):
         """
     )
     assert items == sorted(report["item"].astype(str), key=str.lower)
+    deviations = browser.execute_script(
+        """
+        const headers = Array.from(document.querySelectorAll("table.reproduction thead th"));
+        const column = headers.findIndex((header) => header.textContent === "deviation");
+        const values = () => Array.from(document.querySelectorAll("table.reproduction tbody tr"))
+          .map((row) => row.cells[column].textContent.trim());
+        headers[column].click();
+        const ascending = values();
+        headers[column].click();
+        return [ascending, values()];
+        """
+    )
+    numbers = sorted(float(v) for v in report["deviation"].dropna())
+    blanks = [""] * int(report["deviation"].isna().sum())
+    for shown, order in zip(deviations, (numbers, numbers[::-1]), strict=True):
+        assert [float(v) for v in shown[: len(numbers)]] == order
+        assert shown[len(numbers) :] == blanks, "blank cells come last either way"
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize(
+    ("page", "selector"),
+    [("index.html", "table.status-counts")]
+    + [(f"papers/{paper}.html", "table.reproduction") for paper in PAPERS],
+)
+def test_the_tables_fit_their_column_at_1280_px(browser, served, page, selector):
+    """The landing page's status counts and each chapter's reproduction table are no wider
+    than the page's column in a 1280-px window: no cell is clipped."""
+    browser.get(f"{served}/{page}")
+    table, column = browser.execute_script(
+        """
+        const table = document.querySelector(arguments[0]);
+        const column = table.closest("article") || table.parentElement;
+        return [table.getBoundingClientRect().width, column.getBoundingClientRect().width];
+        """,
+        selector,
+    )
+    assert table <= column + 1, f"{page}: {selector} is {table:.0f} px in a {column:.0f}-px column"

@@ -1,6 +1,6 @@
 """Publishing executed notebooks: ``figures/<paper>/<paper>.ipynb`` is small and portable.
 
-:func:`compendium.notebooks.publish` is checked on a synthetic run (every kind of
+:func:`compendium.publishing.publish` is checked on a synthetic run (every kind of
 output it changes), on each paper's quick run, and on the committed executed notebooks:
 those are skipped until ``make figures`` (or ``python -m compendium.notebooks
 publish``) has written them.
@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from PIL import Image
 
-from compendium import notebooks, paths
+from compendium import notebooks, paths, publishing
 from papers import PAPERS
 
 #: The largest executed notebook committed under figures/, in bytes: below the 2 MiB the
@@ -91,8 +91,8 @@ def executed_run(tmp_path):
 
 def test_publish_keeps_outputs_at_screen_size_without_machine_paths(tmp_path):
     executed = executed_run(tmp_path)
-    prefixes = {**notebooks.machine_paths(), str(tmp_path / "work"): "$WORK"}
-    published = notebooks.publish(executed, tmp_path / "toy" / "toy.ipynb", prefixes=prefixes)
+    prefixes = {**publishing.machine_paths(), str(tmp_path / "work"): "$WORK"}
+    published = publishing.publish(executed, tmp_path / "toy" / "toy.ipynb", prefixes=prefixes)
     text = (tmp_path / "toy" / "toy.ipynb").read_text()
     assert not MACHINE_PATH.search(text), "a path of the machine"
     _, parameters, injected, step = published.cells
@@ -106,10 +106,10 @@ def test_publish_keeps_outputs_at_screen_size_without_machine_paths(tmp_path):
     stderr, stdout, wide, heavy, small, html = step.outputs  # the widget's stale bar is left out
     assert stderr.text == "bar: 100%|## | 2/2\n"
     assert stdout.text == "wrote $WORK/figures/toy/table.csv\n"
-    assert png_size(wide.data["image/png"]) == (notebooks.MAX_IMAGE_WIDTH, 300)
+    assert png_size(wide.data["image/png"]) == (publishing.MAX_IMAGE_WIDTH, 300)
     width, height = png_size(heavy.data["image/png"])
     assert width == height < 1000
-    assert len(base64.b64decode(heavy.data["image/png"])) < 1.5 * notebooks.MAX_IMAGE_BYTES
+    assert len(base64.b64decode(heavy.data["image/png"])) < 1.5 * publishing.MAX_IMAGE_BYTES
     original = nbformat.read(executed, as_version=4).cells[3].outputs[7]
     assert small.data["image/png"] == original.data["image/png"], "small images are unchanged"
     assert html.data["text/html"] == "<p>../x</p>"
@@ -124,7 +124,7 @@ def test_publish_takes_the_prose_of_the_source_and_refuses_other_code(tmp_path):
         if cell.cell_type == "code":
             cell.outputs = []
     nbformat.write(source, tmp_path / "source.ipynb")
-    published = notebooks.publish(executed, tmp_path / "out.ipynb", tmp_path / "source.ipynb")
+    published = publishing.publish(executed, tmp_path / "out.ipynb", tmp_path / "source.ipynb")
     assert published.cells[0].source == "# Toy, retitled\n\nA new sentence."
     assert [cell.metadata.get("tags") for cell in published.cells[1:3]] == [
         ["parameters"],
@@ -134,7 +134,7 @@ def test_publish_takes_the_prose_of_the_source_and_refuses_other_code(tmp_path):
     source.cells[2].source = "report.show(another_step())"
     nbformat.write(source, tmp_path / "source.ipynb")
     with pytest.raises(ValueError, match="run it again"):
-        notebooks.publish(executed, tmp_path / "out.ipynb", tmp_path / "source.ipynb")
+        publishing.publish(executed, tmp_path / "out.ipynb", tmp_path / "source.ipynb")
 
 
 def test_an_unfinished_run_is_not_published(tmp_path):
@@ -143,7 +143,7 @@ def test_an_unfinished_run_is_not_published(tmp_path):
     notebook.metadata.papermill["end_time"] = None
     nbformat.write(notebook, executed)
     with pytest.raises(ValueError, match="did not finish"):
-        notebooks.publish(executed, tmp_path / "out.ipynb")
+        publishing.publish(executed, tmp_path / "out.ipynb")
     assert not (tmp_path / "out.ipynb").exists()
 
 
@@ -158,7 +158,7 @@ def assert_small_and_portable(path):
     assert all(output.output_type != "error" for output in outputs)
     for output in outputs:
         if "image/png" in output.get("data", {}):
-            assert png_size(output.data["image/png"])[0] <= notebooks.MAX_IMAGE_WIDTH
+            assert png_size(output.data["image/png"])[0] <= publishing.MAX_IMAGE_WIDTH
 
 
 @pytest.mark.notebook
@@ -167,7 +167,7 @@ def test_a_quick_run_publishes_small_and_portable(paper, quick_run, tmp_path):
     figures, executed = quick_run(paper)
     nbformat.write(executed, tmp_path / "executed.ipynb")
     destination = tmp_path / f"{paper}.ipynb"
-    notebooks.publish(tmp_path / "executed.ipynb", destination, notebooks.notebook_path(paper))
+    publishing.publish(tmp_path / "executed.ipynb", destination, notebooks.notebook_path(paper))
     assert_small_and_portable(destination)
 
 

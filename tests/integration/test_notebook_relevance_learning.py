@@ -58,10 +58,7 @@ def test_committed_relevance_findings_summarise_the_committed_tables():
     assert finding(findings, "table1_seeds")["value"] == seeds.median()
 
 
-@pytest.mark.parametrize(
-    ("key", "rows"),
-    [("nerv_chunk_speed", "chunks of rows vs"), ("nerv_compiled_speed", "compiled vs")],
-)
+@pytest.mark.parametrize(("key", "rows"), [("nerv_chunk_speed", "chunks of rows vs")])
 def test_committed_evaluation_findings_summarise_the_benchmark(key, rows):
     """``make bench``'s per-evaluation findings restate the ratios of their rows of
     ``benchmark.csv`` (median and range over the sizes) and the rows' largest difference."""

@@ -20,18 +20,15 @@ import pandas as pd
 import pytest
 
 from compendium import paths
+from compendium.pages import DOCS_DIR, FINDINGS_PAGE, findings_markers, readme_block
 from compendium.papers import load_papers
 from compendium.published import CLAIM_COLUMNS, load_published, source
 from compendium.reporting import (
     COLUMNS,
-    DOCS_DIR,
     FINDING_COLUMNS,
-    FINDINGS_PAGE,
     MIN_DRAWS,
     STATUSES,
     check_data_label,
-    findings_markers,
-    readme_block,
     render_findings,
 )
 from papers import PAPERS

@@ -8,7 +8,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from compendium.published import load_published
 from dimred.datasets.synthetic import relevance_set2, relevance_set3
 from dimred.manifold import FisherTSNE
-from dimred.manifold.fisher_metric import fisher_distances, fisher_neighbors
+from dimred.manifold.fisher_paths import fisher_distances, fisher_neighbors
 from papers.relevance_learning import set1
 from papers.relevance_learning.data import PAPER
 from papers.relevance_learning.rankings import (

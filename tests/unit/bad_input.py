@@ -99,6 +99,16 @@ def _with_inf(X, y):
     return X, y
 
 
+def _mixed_frame(X, y):
+    """A DataFrame of mixed dtypes: the first two columns as floats, then an int, a bool, a
+    category and a string column made from the others' signs."""
+    frame = pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "count": (X[:, 2] > 0).astype(int) + 1})
+    frame["flag"] = X[:, 3] > 0
+    frame["level"] = pd.Categorical(np.where(X[:, 2] > 0, "high", "low"))
+    frame["name"] = np.where(X[:, 3] > 0, "up", "down")
+    return frame, y
+
+
 def _twice(X, y):
     """Every sample duplicated: 120 rows, 60 distinct points (a duplicate is no neighbour)."""
     return np.vstack([X, X]), np.concatenate([y, y])
@@ -134,6 +144,9 @@ INPUTS = {
         lambda X, y: (X, y[:-1]), ("inconsistent", "sample", "length"), supervised_only=True
     ),  # fmt: skip
     "every row twice": Input(_twice, ("duplicate",), _finite),
+    "mixed-dtype DataFrame": Input(
+        _mixed_frame, ("string", "convert", "float", "dtype", "categor", "numeric"), _finite
+    ),  # fmt: skip
 }
 
 
@@ -146,13 +159,16 @@ class Method:
     a rotation of its columns), ``"values"`` (equal to rounding), ``"relative"``
     (equal up to a common positive factor), ``"finite"`` (only finiteness is
     promised). ``supervised=False``: the method takes no labels, so inputs about
-    ``y`` do not apply.
+    ``y`` do not apply. ``label_order=True``: the result follows the sorted order of the
+    class labels (rows of class centres, a tie rule to the smallest label), so labels
+    renamed out of that order (strings) give another, equally right, result.
     """
 
     run: object
     kind: str
     supervised: bool = True
     uses_x: bool = True
+    label_order: bool = False
 
     def agree(self, result, clean):
         result, clean = np.asarray(result), np.asarray(clean)
@@ -275,6 +291,38 @@ METHODS = {
     "Autoencoder": Method(_embed(_autoencoder), "finite", supervised=False),
 }
 
+
+def _of_labels(name):
+    """A metric of an embedding and its labels, on ``(X, y)`` (``X`` is the embedding)."""
+    return lambda X, y: getattr(dimred.metrics, name)(X, y)
+
+
+def _of_map(name, part=lambda result: result):
+    """A metric of data and a map of it, on ``X`` and :func:`_map`; ``part``: what of its
+    result is compared."""
+    return lambda X, y: part(getattr(dimred.metrics, name)(X, _map(X)))
+
+
+#: The metrics of :mod:`dimred.metrics` that read data.
+METHODS |= {
+    name: Method(_of_labels(name), "values")
+    for name in ("adjacent_centres_nearer", "order_correlation", "within_class_share")
+}
+METHODS["knn_accuracy"] = Method(_of_labels("knn_accuracy"), "values", label_order=True)
+METHODS |= {
+    name: Method(_of_map(name), "values", supervised=False)
+    for name in ("continuity", "coranking_matrix", "trustworthiness")
+}
+METHODS["rnx_curve"] = Method(_of_map("rnx_curve", lambda r: r[0]), "values", supervised=False)
+METHODS["neighbourhood_scores"] = Method(
+    _of_map("neighbourhood_scores", lambda r: list(r.values())), "values", supervised=False
+)
+METHODS["projected_centres"] = Method(
+    lambda X, y: dimred.metrics.projected_centres(X, y)[1], "relative", label_order=True
+)  # fmt: skip
+
+#: Inputs whose labels are renamed out of their sorted order (:attr:`Method.label_order`).
+RENAMING = ("string labels", "ordered categorical labels")
 #: Outcomes of a cell, fine first.
 OUTCOMES = ("clear error", "result", "not applicable", "obscure error", "garbage")
 
@@ -295,7 +343,8 @@ def cell(method_name, input_name):
         return ("clear error" if named else "obscure error"), _short(error)
     except Exception as error:  # noqa: BLE001 - any other exception is the finding
         return "obscure error", _short(error)
-    check = _finite if method.kind == "finite" and case.check is _same else case.check
+    renamed = method.label_order and input_name in RENAMING
+    check = _finite if (method.kind == "finite" or renamed) and case.check is _same else case.check
     if not method.uses_x and check is None:
         check = _same  # X is not read: any X must give the clean result
     if check is not None and check(method, result, clean):
@@ -319,6 +368,19 @@ def _describe(result):
     if values.dtype.kind in "iufb":
         return f"returned {values.shape} {np.round(values.ravel()[:4], 3).tolist()}"
     return f"returned {values.shape} {values.ravel()[:4].tolist()}"
+
+
+def write_report(table, stem, sections):
+    """Write a matrix ``table`` to ``build/<stem>.csv`` and ``build/<stem>.md`` (the
+    Markdown ``sections`` first, then every cell); return ``table``."""
+    from compendium import paths
+
+    folder = paths.ROOT / "build"
+    folder.mkdir(exist_ok=True)
+    table.to_csv(folder / f"{stem}.csv", index=False)
+    text = [*sections, "", "## Every cell", "", table.to_markdown(index=False)]
+    (folder / f"{stem}.md").write_text("\n".join(text) + "\n")
+    return table
 
 
 def matrix():

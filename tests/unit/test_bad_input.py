@@ -9,7 +9,7 @@ so a reader sees what was tried and what each method does with it.
 import numpy as np
 import pandas as pd
 import pytest
-from bad_input import INPUTS, METHODS, OUTCOMES, cell, matrix
+from bad_input import INPUTS, METHODS, OUTCOMES, cell, matrix, write_report
 
 import dimred
 from compendium import paths
@@ -22,12 +22,9 @@ LOADERS = {name for name in dimred.__all__ if name.startswith("load_") or name =
 def report():
     """The whole matrix, written under build/ as the suite's bad-input report."""
     table = matrix()
-    folder = paths.ROOT / "build"
-    folder.mkdir(exist_ok=True)
-    table.to_csv(folder / "bad_input_report.csv", index=False)
     counts = table.pivot_table(index="method", columns="outcome", aggfunc="size", fill_value=0)
     counts = counts.reindex(columns=[o for o in OUTCOMES if o in counts.columns])
-    text = [
+    sections = [
         "# Bad-input report",
         "",
         f"{len(METHODS)} public methods x {len(INPUTS)} degenerate inputs "
@@ -36,17 +33,18 @@ def report():
         counts.to_markdown(),
         "",
         table.pivot(index="method", columns="input", values="outcome").to_markdown(),
-        "",
-        "## Every cell",
-        "",
-        table.to_markdown(index=False),
     ]
-    (folder / "bad_input_report.md").write_text("\n".join(text) + "\n")
-    return table
+    return write_report(table, "bad_input_report", sections)
+
+
+#: Metrics that read no data matrix: of score tables, of labels alone, of a curve; a scorer.
+NOT_OF_DATA = {"average_ranks", "friedman_test", "nemenyi_cd", "nemenyi_groups", "neg_rank_mae",
+               "ordinal_scores", "rnx_auc"}  # fmt: skip
 
 
 def test_every_public_method_is_in_the_matrix():
     assert set(dimred.__all__) - LOADERS <= set(METHODS)
+    assert set(dimred.metrics.__all__) - NOT_OF_DATA <= set(METHODS)
     assert "Autoencoder" in METHODS
 
 

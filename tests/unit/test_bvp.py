@@ -128,10 +128,11 @@ def test_clear_errors(params, labels, message):
     ],
 )
 def test_descent_settings_that_cannot_run_or_stop_are_refused(params, message):
-    # Before: max_iter <= 0 and step_size = 0 returned the random starting viewpoint.
+    """The estimator refuses them by its parameter constraints, the function by its checks."""
     X, y = ordinal_problem(12)
+    (name,) = params
     for solver in ("spectral", "riemannian"):
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(ValueError, match=rf"'{name}' parameter of BestViewProjection must"):
             BestViewProjection(solver=solver, random_state=0, **params).fit(X, y)
     with pytest.raises(ValueError, match=message):
         best_viewpoint(np.diff(ordinal_problem(12)[0][:3], axis=0), random_state=0, **params)

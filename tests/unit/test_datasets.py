@@ -21,8 +21,13 @@ from conftest import publish_toy, sha
 from compendium import paths
 from compendium.paths import cache_dir
 from dimred import datasets as ds
-from dimred.datasets import DataDownloadError, DataError, DataIntegrityError, DataIntegrityWarning
-from dimred.datasets import registry as registry_module
+from dimred.datasets import (
+    DataDownloadError,
+    DataError,
+    DataIntegrityError,
+    DataIntegrityWarning,
+    fetching,
+)
 from papers import PAPERS
 
 # ------------------------------------------------------------------------------ fixtures
@@ -355,8 +360,8 @@ def silent_server():
 
 def test_downloads_and_probes_give_up_when_nothing_answers(server, silent_server, monkeypatch):
     """A network that never answers costs seconds (``TIMEOUT``), not pooch's 30 s a file."""
-    assert max(ds.registry.TIMEOUT) <= 10 and ds.registry.PROBE_TIMEOUT <= 10
-    monkeypatch.setattr(registry_module, "TIMEOUT", (1.0, 1.0))
+    assert max(ds.fetching.TIMEOUT) <= 10 and ds.probing.PROBE_TIMEOUT <= 10
+    monkeypatch.setattr(fetching, "TIMEOUT", (1.0, 1.0))
     item = {"path": "a.txt", "sha256": sha(A_BYTES), "url": f"{silent_server}/a.txt"}
     meta = {"title": "t", "citation": "c", "license": "l", "homepage": "h"}
     silent = ds.Registry.from_dict({"datasets": {"toy": {**meta, "files": [item]}}})

@@ -17,6 +17,7 @@ from dimred.manifold import (
     fisher_metric,
     fisher_neighbors,
     fisher_path_lengths,
+    fisher_paths,
     log_posterior_gradient,
     parzen_posterior,
     parzen_width,
@@ -241,12 +242,12 @@ def test_path_lengths_do_not_depend_on_the_block_size(monkeypatch, n_steps):
     X, y = blobs(5, per_class=12, n_features=6)
     rows, cols = np.triu_indices(y.size, 1)
     squared = fisher_metric.squared_distance_matrix(X)
-    fractions = fisher_metric.path_fractions(n_steps, "midpoint")
+    fractions = fisher_paths.path_fractions(n_steps, "midpoint")
 
     def lengths(pairs_per_block):
         floats = pairs_per_block * fractions.size * y.size
-        monkeypatch.setattr(fisher_metric, "_PATH_BLOCK", floats)
-        return fisher_metric._path_lengths(
+        monkeypatch.setattr(fisher_paths, "_PATH_BLOCK", floats)
+        return fisher_paths._path_lengths(
             squared, y, 3, 0.7, fractions, rows, cols, None, compiled=False
         )
 
@@ -255,10 +256,10 @@ def test_path_lengths_do_not_depend_on_the_block_size(monkeypatch, n_steps):
         assert lengths(pairs_per_block).tobytes() == whole.tobytes()
     rng = np.random.default_rng(0)
     values = rng.random((n_steps, 7)) * 10.0 ** rng.integers(-6, 6, (n_steps, 7))
-    mean = fisher_metric._mean_over_steps(values)
+    mean = fisher_paths._mean_over_steps(values)
     np.testing.assert_allclose(mean, values.mean(axis=0), rtol=1e-14)
     for pair in range(7):
-        column = fisher_metric._mean_over_steps(values[:, pair : pair + 1])
+        column = fisher_paths._mean_over_steps(values[:, pair : pair + 1])
         assert column.tobytes() == mean[pair : pair + 1].tobytes()
 
 
@@ -291,15 +292,15 @@ def test_compiled_path_lengths_agree_with_numpys(monkeypatch, sizes, n_steps, ru
     of one pair, in tasks of five pairs on two threads, and all at once (the same
     floats whatever the chunks: each pair's length is its own loop)."""
     squared, y, rows, cols = _pairs_case(sizes, len(sizes))
-    fractions = fisher_metric.path_fractions(n_steps, rule)
+    fractions = fisher_paths.path_fractions(n_steps, rule)
     args = (squared, y, len(sizes), 0.9, fractions, rows, cols)
-    numpy_ = fisher_metric._path_lengths(*args, None, compiled=False)
-    ours = fisher_metric._path_lengths(*args, None)
+    numpy_ = fisher_paths._path_lengths(*args, None, compiled=False)
+    ours = fisher_paths._path_lengths(*args, None)
     np.testing.assert_allclose(ours, numpy_, rtol=RTOL, atol=0)
     np.testing.assert_array_equal(ours[rows == cols], 0.0)
     monkeypatch.setattr(fisher_compiled, "CHUNK_FLOATS", 1)
-    monkeypatch.setattr(fisher_metric, "_COMPILED_PAIRS", 5)
-    assert fisher_metric._path_lengths(*args, 2).tobytes() == ours.tobytes()
+    monkeypatch.setattr(fisher_paths, "_COMPILED_PAIRS", 5)
+    assert fisher_paths._path_lengths(*args, 2).tobytes() == ours.tobytes()
 
 
 def test_compiled_graph_and_embedding_agree_with_numpys(monkeypatch):
@@ -309,8 +310,8 @@ def test_compiled_graph_and_embedding_agree_with_numpys(monkeypatch):
     X, y = blobs(3, per_class=30, n_features=6)
     ours_graph = fisher_neighbors(X, y, 10)
     ours = FisherTSNE(perplexity=10, max_iter=400, random_state=0).fit_transform(X, y)
-    numpy_lengths = partial(fisher_metric._path_lengths, compiled=False)
-    monkeypatch.setattr(fisher_metric, "_path_lengths", numpy_lengths)
+    numpy_lengths = partial(fisher_paths._path_lengths, compiled=False)
+    monkeypatch.setattr(fisher_paths, "_path_lengths", numpy_lengths)
     numpy_graph = fisher_neighbors(X, y, 10)
     numpy_ = FisherTSNE(perplexity=10, max_iter=400, random_state=0).fit_transform(X, y)
     np.testing.assert_array_equal(ours_graph.indices, numpy_graph.indices)

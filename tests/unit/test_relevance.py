@@ -8,7 +8,6 @@ gradient by central finite differences, the candidate neighbours by sorting.
 """
 
 import warnings
-from functools import partialmethod
 
 import numpy as np
 import pytest
@@ -22,20 +21,19 @@ from dimred.relevance import (
     NeRVRelevance,
     backward_relevance,
     forward_relevance,
-    nerv,
-    nerv_compiled,
 )
-from dimred.relevance.nerv import (
-    MASS_TOL,
-    NeRVObjective,
+from dimred.relevance import objective as nerv_objective
+from dimred.relevance import pairs as nerv_pairs
+from dimred.relevance.objective import MASS_TOL, NeRVObjective
+from dimred.relevance.pairs import (
     _entropy,
     _OffDiagonal,
     _Pairs,
     _scatter_without_diagonal,
     _without_diagonal,
     calibrate_precisions,
-    rprop,
 )
+from dimred.relevance.rprop import rprop
 
 # ------------------------------------------------------------------------ helpers
 
@@ -468,7 +466,7 @@ def test_kept_q_terms_change_no_bit(monkeypatch, widths, n_candidates):
     """``log q`` and ``q`` kept between evaluations (and dropped when a refresh adds
     pairs) give the objective and gradient of recomputing them, bit for bit, over
     blocks of a few rows."""
-    monkeypatch.setattr(nerv, "BLOCK", 100)  # blocks of 2 rows
+    monkeypatch.setattr(nerv_objective, "BLOCK", 100)  # blocks of 2 rows
     rng = np.random.default_rng(11)
     X = rng.normal(size=(40, 4))
     Y = np.column_stack([X[:, 0] + 0.1 * rng.normal(size=40), X[:, 1]])
@@ -496,18 +494,19 @@ def test_kept_q_terms_change_no_bit(monkeypatch, widths, n_candidates):
      {"widths": "adaptive", "n_candidates": 12}, {"cache_floats": 0}],
 )  # fmt: skip
 def test_chunks_of_rows_change_no_bit(monkeypatch, options):
-    """The arithmetic on the pairs taken a few rows at a time by NumPy (:data:`nerv.CHUNK`:
-    one row, three rows, blocks of five rows split unevenly) gives the objective, the
-    gradient and the widths of whole blocks at once, bit for bit."""
-    monkeypatch.setattr(nerv, "BLOCK", 5 * 37)  # blocks of 5 rows of 37 points
+    """The arithmetic on the pairs taken a few rows at a time by NumPy
+    (:data:`~dimred.relevance.objective.CHUNK`: one row, three rows, blocks of five rows
+    split unevenly) gives the objective, the gradient and the widths of whole blocks at
+    once, bit for bit."""
+    monkeypatch.setattr(nerv_objective, "BLOCK", 5 * 37)  # blocks of 5 rows of 37 points
     rng = np.random.default_rng(5)
     X = rng.normal(size=(37, 5)) * [3.0, 2.0, 1.0, 0.5, 0.1]
     Y = X[:, :2] + 0.2 * rng.normal(size=(37, 2))
     thetas = [np.ones(5), np.array([2.0, 0.5, 0.0, 1.0, 3.0]), rng.uniform(0, 2, 5)]
 
     def evaluations(chunk_rows):
-        monkeypatch.setattr(nerv, "CHUNK", chunk_rows * 37)
-        objective = NeRVObjective(X, Y, 6, compiled=False, **options)
+        monkeypatch.setattr(nerv_objective, "CHUNK", chunk_rows * 37)
+        objective = NeRVObjective(X, Y, 6, **options)
         results = []
         for theta in thetas:
             objective.refresh(theta)
@@ -553,79 +552,8 @@ def test_calibration_ends_a_newton_two_cycle_by_bisection(monkeypatch):
         return _entropy(d2, pairs, precision)[0][0] - np.log(30)
 
     assert abs(error()) < 1e-9
-    monkeypatch.setattr(nerv, "NEWTON_ITER", 10**9)
+    monkeypatch.setattr(nerv_pairs, "NEWTON_ITER", 10**9)
     assert abs(error(max_iter=100)) > 1.0  # the search before: 100 Newton steps
-
-
-#: The compiled arithmetic against NumPy's: both round, in their own order of summation
-#: (CONTRIBUTING.md, "One standard of equality"). Their differences are about 1e-15
-#: relative; 1e-10 leaves five orders of margin and is far below any printed digit.
-RTOL = 1e-10
-
-
-@pytest.mark.parametrize(
-    "options",
-    [{}, {"cost": "mean", "gamma": 0.3}, {"gamma": 0.0}, {"gamma": 1.0, "delta": 0.0},
-     {"n_candidates": 12}, {"n_candidates": 12, "cost": "mean"},
-     {"bandwidth": "kth_neighbor"}],
-)  # fmt: skip
-@pytest.mark.parametrize("n", [7, 300])
-def test_compiled_terms_agree_with_numpys(monkeypatch, options, n):
-    """The compiled arithmetic on the pairs (fixed widths) gives NumPy's objective and
-    gradient to :data:`RTOL` (the gradient relative to its largest component: Rprop
-    follows its signs, and a component near 0 is a difference of large terms). Rows of
-    6 pairs and of 299, blocks of a few rows, chunks of one row and of several,
-    duplicate points, zero relevances, and candidate pairs refreshed as they grow."""
-    monkeypatch.setattr(nerv_compiled, "STAGE_PAIRS", 2 * n)  # a few rows per chunk
-    monkeypatch.setattr(nerv, "BLOCK", 3 * n)  # blocks of 3 rows
-    rng = np.random.default_rng(n)
-    X = rng.normal(size=(n, 5)) * [3.0, 2.0, 1.0, 0.5, 0.1]
-    X[1] = X[0]
-    Y = X[:, :2] + 0.2 * rng.normal(size=(n, 2))
-    k = min(5, n - 2)
-    ours, numpy_ = (NeRVObjective(X, Y, k, compiled=c, **options) for c in (True, False))
-    for theta in (np.ones(5), np.array([2.0, 0.5, 0.0, 1.0, 3.0]), rng.uniform(0, 2, 5)):
-        assert ours.refresh(theta) == numpy_.refresh(theta)
-        (value, gradient), (expected, expected_gradient) = ours(theta), numpy_(theta)
-        np.testing.assert_allclose(value, expected, rtol=RTOL)
-        np.testing.assert_allclose(
-            gradient, expected_gradient, rtol=RTOL, atol=RTOL * np.abs(expected_gradient).max()
-        )
-
-
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@pytest.mark.parametrize("options", [{}, {"neighbors": "all", "cost": "mean"}])
-def test_compiled_fits_agree_with_numpys(monkeypatch, options):
-    """End to end: :class:`NeRVRelevance` with the compiled arithmetic and with NumPy's
-    takes as many Rprop steps and learns the same relevances, to :data:`RTOL`."""
-    X, Y = set1_with_noise(n_per_cluster=20)
-    fits, init = {}, NeRVObjective.__init__
-    for compiled in (True, False):
-        monkeypatch.setattr(NeRVObjective, "__init__", partialmethod(init, compiled=compiled))
-        fits[compiled] = NeRVRelevance(n_neighbors=8, **options).fit(X, Y)
-    monkeypatch.setattr(NeRVObjective, "__init__", init)
-    ours, numpy_ = fits[True], fits[False]
-    assert ours.n_iter_ == numpy_.n_iter_
-    np.testing.assert_allclose(ours.relevances_, numpy_.relevances_, rtol=RTOL, atol=1e-12)
-    np.testing.assert_allclose(ours.quality_, numpy_.quality_, rtol=RTOL)
-
-
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-def test_fits_are_compiled_with_fixed_widths(monkeypatch):
-    """:class:`NeRVRelevance` takes the compiled arithmetic with fixed widths, and
-    NumPy's with adaptive widths, which are recalibrated within the loop."""
-    calls = []
-    original = NeRVObjective._compiled_terms
-    monkeypatch.setattr(
-        NeRVObjective, "_compiled_terms", lambda self, *a: calls.append(1) or original(self, *a)
-    )
-    X, Y = set1_with_noise(n_per_cluster=10)
-    NeRVRelevance(n_neighbors=5, max_iter=3, widths="adaptive").fit(X, Y)
-    assert not calls
-    NeRVRelevance(n_neighbors=5, max_iter=3).fit(X, Y)
-    assert calls
-    with pytest.raises(ValueError, match="compiled must be"):
-        NeRVObjective(X, Y, 5, compiled="yes")
 
 
 # ----------------------------------------------------------------- estimator checks

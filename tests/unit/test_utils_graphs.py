@@ -7,19 +7,16 @@ bit for bit."""
 import numpy as np
 import pytest
 
-from dimred.utils import graphs
+from dimred.utils import graphs, ranks
 from dimred.utils.graphs import (
     check_n_neighbors,
-    crossed_ranks,
     dense_ordinal_graph,
     heat_kernel_graph,
     knn_distances,
     knn_graph,
     knn_neighbourhoods,
-    neighbour_keys,
-    neighbour_order,
-    neighbour_ranks,
 )
+from dimred.utils.ranks import crossed_ranks, neighbour_keys, neighbour_order, neighbour_ranks
 
 
 def genre_like(seed, n=120, m=12):
@@ -283,7 +280,7 @@ def test_knn_distances_take_the_first_of_the_neighbour_order(k):
 
 
 def test_strict_keys_refuse_more_points_than_floats_order_exactly():
-    keys = graphs._strict_keys(np.array([[3.0, 1.0, 3.0, np.inf]]))
+    keys = ranks._strict_keys(np.array([[3.0, 1.0, 3.0, np.inf]]))
     np.testing.assert_array_equal(keys, [[12.0, 5.0, 14.0, np.inf]])
     with pytest.raises(ValueError, match="exact integers"):
-        graphs._strict_keys(np.zeros((1, 10**6)))
+        ranks._strict_keys(np.zeros((1, 10**6)))

@@ -1,7 +1,7 @@
 """Data layer: the dataset registry, verified fetching, the loaders and the synthetic sets.
 
 Every raw file is listed in ``data/registry.toml`` with its sha256 and fetched by
-:func:`fetch` (cache, then mirror, then canonical URL; see :mod:`.registry`);
+:func:`fetch` (cache, then mirror, then canonical URL; see :mod:`.fetching`);
 :func:`choose_data_source` decides where a session (the test suite) gets it from.
 Loaders return :class:`sklearn.utils.Bunch` objects; the synthetic generators are
 seeded. ``python -m dimred.datasets {fetch,verify,list,add}`` is the command line;
@@ -13,6 +13,7 @@ from .adding import Added, add_copies
 from .awa2 import AWA2_SHAPE, load_awa2
 from .awa2_like import awa2_like
 from .fashion import FASHION_MNIST_CLASSES, load_fashion_mnist
+from .fetching import fetch, fetch_all, verify_cache
 from .ordinal import (
     MOVIELENS_GENRES,
     ORCA_DATASETS,
@@ -24,6 +25,7 @@ from .ordinal import (
     load_umist,
     load_usps,
 )
+from .probing import SourceProbe, probe_sources
 from .registry import (
     REGISTRY_PATH,
     Archive,
@@ -34,14 +36,9 @@ from .registry import (
     DataIntegrityWarning,
     Dataset,
     Registry,
-    SourceProbe,
     content_sha256,
-    fetch,
-    fetch_all,
     file_sha256,
     load_registry,
-    probe_sources,
-    verify_cache,
 )
 from .sources import DataSource, choose_data_source, ci_enabled, explain_missing
 from .synthetic import (

@@ -22,15 +22,14 @@ from pathlib import Path
 from tqdm import tqdm
 
 from .adding import add_copies
+from .fetching import fetch, verify_cache
 from .locations import adopt_shared_mirror, cache_dir, mirror_dir
+from .probing import probe_sources
 from .registry import (
     DataError,
     Dataset,
     Registry,
-    fetch,
     load_registry,
-    probe_sources,
-    verify_cache,
 )
 from .sources import explain_missing
 

@@ -12,7 +12,7 @@ paths for a copy:
 - a file: itself, when it has the registered file's name.
 
 Each candidate is copied into the cache and verified like a download
-(:func:`~dimred.datasets.registry.install_copy`: sha256, content sha256, or trust on
+(:func:`~dimred.datasets.fetching.install_copy`: sha256, content sha256, or trust on
 first use, where a file with no registered hash is trusted and its hash recorded).
 The user's files are only read, never changed or removed; a copy that fails
 verification is not kept, and the result says which hash it had.
@@ -25,13 +25,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from .fetching import _open_member, install_copy, verify_cache
 from .registry import (
     DataFile,
     Registry,
-    _open_member,
-    install_copy,
     load_registry,
-    verify_cache,
 )
 
 __all__ = ["Added", "add_copies"]

@@ -32,8 +32,9 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
+from .fetching import fetch
 from .locations import cache_dir
-from .registry import DataIntegrityWarning, Registry, fetch, file_sha256, load_registry
+from .registry import DataIntegrityWarning, Registry, file_sha256, load_registry
 
 __all__ = [
     "AWA2_DATASET",

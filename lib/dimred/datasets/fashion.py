@@ -11,7 +11,8 @@ import os
 import numpy as np
 from sklearn.utils import Bunch
 
-from .registry import Registry, fetch, load_registry
+from .fetching import fetch
+from .registry import Registry, load_registry
 
 __all__ = ["FASHION_MNIST_CLASSES", "load_fashion_mnist", "read_idx"]
 

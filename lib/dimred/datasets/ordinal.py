@@ -14,7 +14,8 @@ import pandas as pd
 import scipy.io
 from sklearn.utils import Bunch
 
-from .registry import Registry, fetch, load_registry
+from .fetching import fetch
+from .registry import Registry, load_registry
 
 __all__ = [
     "MOVIELENS_GENRES",

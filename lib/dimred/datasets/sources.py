@@ -34,7 +34,8 @@ from types import MappingProxyType
 from urllib.parse import urlparse
 
 from .locations import cache_dir, mirror_dir
-from .registry import Registry, SourceProbe, load_registry, probe_sources
+from .probing import SourceProbe, probe_sources
+from .registry import Registry, load_registry
 
 __all__ = ["DataSource", "choose_data_source", "ci_enabled", "explain_missing"]
 

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from .registry import Dataset, Registry, fetch, load_registry
+from .fetching import fetch
+from .registry import Dataset, Registry, load_registry
 
 __all__ = ["load_bank_marketing", "load_statlog_australian", "load_statlog_heart"]
 

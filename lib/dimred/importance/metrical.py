@@ -27,9 +27,10 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
 from sklearn.preprocessing import LabelEncoder
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -305,6 +306,13 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
     {'weight': 'float64', 'colour': 'category'}
     """
 
+    _parameter_constraints: dict = {
+        "categorical_features": [StrOptions({"auto"}), "array-like", None],
+        "n_discard": [Interval(numbers.Integral, 0, None, closed="left")],
+        "importance": [StrOptions(set(_IMPORTANCES))],
+        "scaling": [StrOptions(set(_SCALINGS))],
+    }
+
     def __init__(
         self,
         categorical_features="auto",
@@ -317,6 +325,7 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
         self.importance = importance
         self.scaling = scaling
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Compute the metrical importances of the features of ``X``.
 
@@ -331,7 +340,6 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
         -------
         self : MetricalImportance
         """
-        self._check_params()
         frame = X if isinstance(X, pd.DataFrame) else None
         X, y = validate_data(self, _object_columns(X), y, dtype=None, ensure_all_finite=False)
         categorical = self._resolve_categorical(frame, X.shape[1])
@@ -409,14 +417,6 @@ class MetricalImportance(SelectorMixin, BaseEstimator):
                 f"n_discard={self.n_discard} must be >= 0 and smaller than "
                 f"n_features = {self.n_features_in_}; Algorithm 3.1 requires n > m."
             )
-
-    def _check_params(self):
-        if self.importance not in _IMPORTANCES:
-            raise ValueError(f"importance must be one of {_IMPORTANCES}; got {self.importance!r}.")
-        if self.scaling not in _SCALINGS:
-            raise ValueError(f"scaling must be one of {_SCALINGS}; got {self.scaling!r}.")
-        if not isinstance(self.n_discard, numbers.Integral) or isinstance(self.n_discard, bool):
-            raise ValueError(f"n_discard must be an integer; got {self.n_discard!r}.")
 
     def _resolve_categorical(self, frame, n_features):
         """Boolean mask of categorical features from ``categorical_features``.

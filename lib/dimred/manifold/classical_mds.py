@@ -25,7 +25,13 @@ import warnings
 
 import numpy as np
 from scipy.linalg import eigh, svd
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ..utils.linalg import centred_gram, numerical_rank, stable_signs
@@ -158,6 +164,11 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(numbers.Integral, 1, None, closed="left")],
+        "solver": [StrOptions(set(SOLVERS))],
+    }
+
     def __init__(self, n_components=2, solver="auto"):
         self.n_components = n_components
         self.solver = solver
@@ -171,6 +182,7 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the embedding.
 
@@ -188,6 +200,7 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         self._fit(X)
         return self
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the training embedding.
 
@@ -222,16 +235,6 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
     def _fit(self, X):
         name = type(self).__name__
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
-        if (
-            isinstance(self.n_components, bool)
-            or not isinstance(self.n_components, numbers.Integral)
-            or self.n_components < 1
-        ):
-            raise ValueError(
-                f"{name}: n_components={self.n_components!r} must be a positive integer."
-            )
-        if not (isinstance(self.solver, str) and self.solver in SOLVERS):
-            raise ValueError(f"{name}: solver={self.solver!r} must be one of {SOLVERS}.")
         check_spread(X, name)
         n_samples, n_features = X.shape
         solver = self.solver

@@ -1,6 +1,6 @@
 """The Fisher path lengths of :func:`~dimred.manifold.fisher_neighbors`, compiled (numba).
 
-``fisher_metric._block_lengths`` computes ``d_T`` of a block of pairs from their rows
+``fisher_paths._block_lengths`` computes ``d_T`` of a block of pairs from their rows
 of squared distances to the Parzen points (shortcut 1 of
 :func:`~dimred.manifold.fisher_neighbors`) in about twelve NumPy passes over a
 ``(T, pairs, N)`` array, each writing a temporary. :func:`path_lengths` does the same
@@ -25,13 +25,30 @@ import math
 import numpy as np
 from numba import njit
 
-from ..utils.kernels import FASTMATH, largest
-
 __all__ = ["path_lengths"]
 
 #: Floats of logits per chunk (at least one pair): 512 KiB, so that the second pass
 #: finds what ``exp`` wrote in the CPU's cache.
 CHUNK_FLOATS = 2**16
+#: numba's floating-point licences: sums and maxima in any order, vectorised (the
+#: values are finite), products and sums fused.
+FASTMATH = {"reassoc", "contract", "nnan", "ninf", "nsz"}
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def largest(row, lanes):
+    """``row.max()`` in ``lanes.size`` running maxima (a maximum is exact in any order;
+    as one running maximum the loop is not vectorised, and half as fast)."""
+    width = lanes.size
+    lanes[:] = row[0]
+    end = row.size - row.size % width
+    for j in range(0, end, width):
+        for u in range(width):
+            lanes[u] = max(lanes[u], row[j + u])
+    top = lanes.max()
+    for j in range(end, row.size):
+        top = max(top, row[j])
+    return top
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -95,7 +112,7 @@ def path_lengths(squared, starts, sigma, fractions, rows, cols):
     sigma : float
         Parzen width.
     fractions : ndarray of shape (T,)
-        The path points' fractions ``s_t`` (:func:`~dimred.manifold.fisher_metric.path_fractions`).
+        The path points' fractions ``s_t`` (:func:`~dimred.manifold.fisher_paths.path_fractions`).
     rows, cols : ndarray of shape (n_pairs,), int
         The pairs.
 

@@ -3,18 +3,19 @@
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.manifold import TSNE
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from ..utils.validation import check_spread
-from .fisher_metric import (
-    check_partly_labelled,
-    fisher_distances,
-    fisher_neighbors,
-    parzen_width,
-    path_fractions,
-)
+from .fisher_metric import check_partly_labelled, parzen_width
+from .fisher_paths import RULES, fisher_distances, fisher_neighbors
 
 __all__ = ["FisherTSNE"]
 
@@ -43,11 +44,11 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
       squares Euclidean distances (scikit-learn squares precomputed
       distances);
     - ``method="exact"``: the dense reference distances
-      (:func:`~dimred.manifold.fisher_metric.fisher_distances`, ``O(N^3 T
+      (:func:`~dimred.manifold.fisher_paths.fisher_distances`, ``O(N^3 T
       d)``) and exact t-SNE: the dense construction of ref. [5];
       ``method="barnes_hut"``: each point's ``3 * perplexity + 1`` nearest
       Fisher neighbours among candidate pairs
-      (:func:`~dimred.manifold.fisher_metric.fisher_neighbors`) and
+      (:func:`~dimred.manifold.fisher_paths.fisher_neighbors`) and
       Barnes-Hut t-SNE, which uses exactly those neighbours;
     - initialisation ``init="random"`` (PCA initialisation needs
       coordinates; scikit-learn refuses it with precomputed distances).
@@ -71,7 +72,7 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     n_candidates : int, optional
         Euclidean candidates per point for ``"barnes_hut"``, of its own class
         and of any class; default twice the ``3 * perplexity + 1`` neighbours
-        (:func:`~dimred.manifold.fisher_metric.fisher_neighbors`).
+        (:func:`~dimred.manifold.fisher_paths.fisher_neighbors`).
     early_exaggeration, learning_rate, max_iter
         As :class:`sklearn.manifold.TSNE` (defaults 12.0, ``"auto"``, 1000).
     random_state : int, RandomState instance or None, default=None
@@ -118,6 +119,21 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(numbers.Integral, 1, None, closed="left")],
+        "perplexity": [Interval(numbers.Real, 0, None, closed="neither")],
+        "sigma": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_steps": [Interval(numbers.Integral, 1, None, closed="left")],
+        "rule": [StrOptions(set(RULES))],
+        "method": [StrOptions(set(_METHODS))],
+        "n_candidates": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "early_exaggeration": [Interval(numbers.Real, 1, None, closed="left")],
+        "learning_rate": [StrOptions({"auto"}), Interval(numbers.Real, 0, None, closed="neither")],
+        "max_iter": [Interval(numbers.Integral, 250, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [numbers.Integral, None],
+    }
+
     def __init__(
         self,
         n_components=2,
@@ -146,6 +162,7 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.random_state = random_state
         self.n_jobs = n_jobs
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, labelled=None):
         """Embed the data ``X``, its metric learned from the labels.
 
@@ -166,6 +183,7 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.fit_transform(X, y, labelled)
         return self
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y, labelled=None):
         """Embed the data ``X`` and return the embedding (parameters as :meth:`fit`).
 
@@ -216,19 +234,13 @@ class FisherTSNE(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         )
 
     def _check_params(self, n_samples):
-        name = type(self).__name__
-        if self.method not in _METHODS:
-            raise ValueError(f"{name}: method must be one of {_METHODS}; got {self.method!r}.")
-        path_fractions(self.n_steps, self.rule)  # validates both
-        if not isinstance(self.perplexity, numbers.Real) or not 0 < self.perplexity < n_samples:
+        """Refuse a perplexity the data cannot give (the types and ranges of every
+        parameter are :attr:`_parameter_constraints`')."""
+        if self.perplexity >= n_samples:
             raise ValueError(
-                f"{name}: perplexity={self.perplexity!r} must be positive and smaller than "
+                f"{type(self).__name__}: perplexity={self.perplexity!r} must be smaller than "
                 f"n_samples = {n_samples}."
             )
-        if self.sigma is not None and (
-            not isinstance(self.sigma, numbers.Real) or not 0 < self.sigma < np.inf
-        ):
-            raise ValueError(f"{name}: sigma={self.sigma!r} must be None or a positive number.")
 
     @property
     def _n_features_out(self):

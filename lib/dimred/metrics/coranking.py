@@ -39,8 +39,8 @@ weighted by ``1 / k`` (small neighbourhoods count most),
 Tie rule
 --------
 Ranks follow :func:`dimred.utils.graphs.knn_distances` (``Q_k`` up to a small ``K``),
-:func:`dimred.utils.graphs.neighbour_ranks` (the matrix, ``Q_k`` up to a large ``K``)
-and :func:`dimred.utils.graphs.crossed_ranks` (trustworthiness and continuity), which
+:func:`dimred.utils.ranks.neighbour_ranks` (the matrix, ``Q_k`` up to a large ``K``)
+and :func:`dimred.utils.ranks.crossed_ranks` (trustworthiness and continuity), which
 apply the same rule: distances are computed from the differences, distances equal up
 to :data:`~dimred.utils.graphs.TIE_RTOL` times the data's diameter count as tied, and
 tied neighbours are ranked by increasing point index (stable and deterministic,
@@ -54,7 +54,8 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils import check_array
 
-from ..utils.graphs import crossed_ranks, knn_distances, neighbour_ranks
+from ..utils.graphs import knn_distances
+from ..utils.ranks import crossed_ranks, neighbour_ranks
 from ..utils.validation import is_constant
 
 __all__ = [
@@ -153,7 +154,7 @@ def quality_from_ranks(ranks_x, ranks_y, max_k):
     Parameters
     ----------
     ranks_x, ranks_y : ndarray of shape (n_samples, n_samples) of int
-        :func:`~dimred.utils.graphs.neighbour_ranks` of the data and of the embedding.
+        :func:`~dimred.utils.ranks.neighbour_ranks` of the data and of the embedding.
     max_k : int
 
     Returns
@@ -369,7 +370,7 @@ class ReferenceRanking:
     :func:`rnx_curve` and :func:`trustworthiness_continuity` rank the neighbours of
     the data ``X`` at every call, though every map of one data set shares them (and
     ``X``, with its hundreds of features, costs most). This object keeps the full
-    ranking of ``X`` (:func:`~dimred.utils.graphs.neighbour_ranks`, ``N x N`` ranks);
+    ranking of ``X`` (:func:`~dimred.utils.ranks.neighbour_ranks`, ``N x N`` ranks);
     :meth:`compare` ranks only the map.
 
     Parameters
@@ -414,7 +415,7 @@ class CoRanking:
     Attributes
     ----------
     ranks_x, ranks_y : ndarray of shape (n_samples, n_samples) of int
-        :func:`~dimred.utils.graphs.neighbour_ranks` of the data and of the map.
+        :func:`~dimred.utils.ranks.neighbour_ranks` of the data and of the map.
     """
 
     ranks_x: np.ndarray
@@ -440,7 +441,7 @@ class CoRanking:
 
 def trustworthiness_continuity_from_ranks(far_in_x, far_in_y, k):
     """Trustworthiness and continuity from the ranks, in one space, of each point's ``k``
-    nearest in the other (:func:`~dimred.utils.graphs.crossed_ranks`).
+    nearest in the other (:func:`~dimred.utils.ranks.crossed_ranks`).
 
     Parameters
     ----------

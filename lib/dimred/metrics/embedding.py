@@ -16,7 +16,13 @@ by index, as their definition needs a strict ranking.
 
 An embedding ``Z`` is an array of shape ``(n_samples, n_components)`` or, for a
 one-dimensional embedding, ``(n_samples,)``: one column (as in
-:func:`~dimred.metrics.coranking.coranking_quality`).
+:func:`~dimred.metrics.coranking.coranking_quality`). It must be finite, hold at least two
+points and not be constant (every point at one position gives no neighbourhood, order
+or spread to measure); the measures of its shape are computed on ``Z`` divided by a power
+of two near its largest magnitude (exact), so that its scale can neither overflow nor
+underflow them. Labels are class labels for the measures of separation and ranks
+(numbers, or an ordered ``pandas.Categorical``: :func:`~dimred.utils.labels.check_ranks`)
+for the measures of order.
 """
 
 import warnings
@@ -24,10 +30,13 @@ import warnings
 import numpy as np
 from scipy.stats import spearmanr
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils.validation import check_array, check_consistent_length
 
-from ..utils.graphs import crossed_ranks, neighbour_keys
-from ..utils.labels import class_centres
+from ..utils.graphs import _binary_scaled
+from ..utils.labels import check_classes, check_ranks, class_centres
+from ..utils.ranks import crossed_ranks, neighbour_keys
 from ..utils.rows import canonical_order
+from ..utils.validation import check_variance
 from .coranking import trustworthiness_continuity_from_ranks
 
 __all__ = [
@@ -58,7 +67,8 @@ def projected_centres(Z, y):
     array([[5., 2.],
            [1., 0.]])
     """
-    return class_centres(_embedding(Z), y)
+    Z, (classes, codes) = _labelled(Z, y, "projected_centres", check_classes, scaled=False)
+    return classes, class_centres(Z, codes)[1]
 
 
 def knn_vote(X, codes, queries=None, n_neighbors=1):
@@ -66,7 +76,7 @@ def knn_vote(X, codes, queries=None, n_neighbors=1):
 
     The neighbourhood of a query is every point of ``X`` with fewer than ``k``
     points strictly nearer (distances on the tie grid of
-    :func:`~dimred.utils.graphs.neighbour_keys`; R's ``class::knn(use.all =
+    :func:`~dimred.utils.ranks.neighbour_keys`; R's ``class::knn(use.all =
     TRUE)``), so the prediction does not depend on the order of the rows; a
     tied vote goes to the smallest code.
 
@@ -119,8 +129,7 @@ def knn_accuracy(Z, y, n_neighbors=5, n_splits=5, random_state=0):
     >>> round(knn_accuracy(X[:, 1:2], y), 2)
     0.52
     """
-    Z = _embedding(Z)
-    classes, codes = np.unique(y, return_inverse=True)
+    Z, (_, codes) = _labelled(Z, y, "knn_accuracy", check_classes)
     order = canonical_order(Z, codes)
     Z, codes = Z[order], codes[order]
     splits = max(2, min(n_splits, np.bincount(codes).min()))
@@ -157,7 +166,8 @@ def order_correlation(Z, y):
     >>> round(order_correlation(Z_bvp, y), 2), round(order_correlation(Z_pca, y), 2)
     (1.0, 0.8)
     """
-    classes, centres = projected_centres(Z, y)
+    Z, (classes, codes) = _labelled(Z, y, "order_correlation", check_ranks)
+    centres = class_centres(Z, codes)[1]
     ranks = np.arange(classes.size, dtype=float)
     centred = centres - centres.mean(axis=0)
     direction, *_ = np.linalg.lstsq(centred, ranks - ranks.mean(), rcond=None)
@@ -172,8 +182,8 @@ def adjacent_centres_nearer(Z, y):
 
     For every class ``k`` and every ``l`` with ``|k - l| >= 2``, compares the
     distance from ``k`` to its adjacent classes with that to ``l``; 1 means
-    every adjacent pair is nearer than every non-adjacent one. Returns ``nan``
-    for fewer than 3 classes.
+    every adjacent pair is nearer than every non-adjacent one. Fewer than 3 ranks
+    have no non-adjacent pair: a ``ValueError``.
 
     Examples
     --------
@@ -189,9 +199,13 @@ def adjacent_centres_nearer(Z, y):
     >>> round(adjacent_centres_nearer(Z_bvp, y), 2), round(adjacent_centres_nearer(Z_pca, y), 2)
     (1.0, 0.44)
     """
-    classes, centres = projected_centres(Z, y)
+    Z, (classes, codes) = _labelled(Z, y, "adjacent_centres_nearer", check_ranks)
     if classes.size < 3:
-        return float("nan")
+        raise ValueError(
+            f"adjacent_centres_nearer needs at least 3 ranks (a non-adjacent pair); got "
+            f"{classes.size}."
+        )
+    centres = class_centres(Z, codes)[1]
     d = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
     wins = []
     for k in range(classes.size):
@@ -225,12 +239,10 @@ def within_class_share(Z, y):
     >>> round(within_class_share(Z_bvp, y), 2), round(within_class_share(Z_pca, y), 2)
     (0.81, 0.97)
     """
-    Z = _embedding(Z)
-    _, codes = np.unique(y, return_inverse=True)
-    _, centres = class_centres(Z, y)
+    Z, (_, codes) = _labelled(Z, y, "within_class_share", check_classes)
     total = np.sum((Z - Z.mean(axis=0)) ** 2)
-    within = np.sum((Z - centres[codes]) ** 2)
-    return float(within / total) if total > 0 else 0.0
+    within = np.sum((Z - class_centres(Z, codes)[1][codes]) ** 2)
+    return float(within / total)
 
 
 def trustworthiness(X, Z, n_neighbors=5):
@@ -241,7 +253,7 @@ def trustworthiness(X, Z, n_neighbors=5):
     its ``k`` nearest in ``X`` and ``r(i, j)`` the rank of ``j`` in ``X``; the
     value of :func:`sklearn.manifold.trustworthiness`, with deterministic
     neighbours. The ranks of the ``k`` nearest only are computed
-    (:func:`~dimred.utils.graphs.crossed_ranks`): the same integers as from the
+    (:func:`~dimred.utils.ranks.crossed_ranks`): the same integers as from the
     full rankings.
 
     Examples
@@ -279,7 +291,7 @@ def continuity(X, Z, n_neighbors=5):
 
 def neighbourhood_scores(X, Z, n_neighbors=5):
     """Within-class distribution kept: trustworthiness and continuity (from one
-    :func:`~dimred.utils.graphs.crossed_ranks` of the two spaces).
+    :func:`~dimred.utils.ranks.crossed_ranks` of the two spaces).
 
     Examples
     --------
@@ -292,13 +304,25 @@ def neighbourhood_scores(X, Z, n_neighbors=5):
     >>> {name: round(value, 2) for name, value in scores.items()}
     {'trustworthiness': 0.98, 'continuity': 0.99}
     """
-    X, Z = np.asarray(X, dtype=float), _embedding(Z)
+    X, Z = (_embedding(A, "neighbourhood_scores", what=what) for A, what in ((X, "X"), (Z, "Z")))
+    check_consistent_length(X, Z)
     ranks = crossed_ranks(X, Z, n_neighbors)
     scores = trustworthiness_continuity_from_ranks(*ranks, n_neighbors)
     return dict(zip(("trustworthiness", "continuity"), scores, strict=True))
 
 
-def _embedding(Z):
-    """``Z`` as floats of shape ``(n_samples, n_components)``: a 1-D ``Z`` is one column."""
-    Z = np.asarray(Z, dtype=float)
-    return Z[:, np.newaxis] if Z.ndim == 1 else Z
+def _embedding(Z, name, scaled=True, what="Z"):
+    """``Z`` validated (module docstring) as floats of shape ``(n_samples, n_components)``
+    (a 1-D ``Z`` is one column), divided by a power of two near its largest magnitude
+    when ``scaled``; ``what`` names it in the messages."""
+    Z = check_array(Z, ensure_2d=False, ensure_min_samples=2, input_name=what)
+    Z = Z[:, np.newaxis] if Z.ndim == 1 else Z
+    check_variance(Z, name, what)
+    return _binary_scaled(Z)[0] if scaled else Z
+
+
+def _labelled(Z, y, name, check_labels, scaled=True):
+    """``(Z, check_labels(y, name))``: :func:`_embedding` and its labels, one per point."""
+    Z = _embedding(Z, name, scaled)
+    check_consistent_length(Z, y)
+    return Z, check_labels(y, name)

@@ -7,8 +7,9 @@ rank drawn uniformly at random (chance).
 """
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils.labels import check_ranks
@@ -53,10 +54,16 @@ class ConstantRank(RankClassifierMixin, BaseEstimator):
     (6,)
     """
 
+    _parameter_constraints: dict = {
+        "strategy": [StrOptions(set(_STRATEGIES))],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, strategy="median", random_state=None):
         self.strategy = strategy
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Store the ranks (and the median rank) of ``y``; ``X`` is only validated.
 
@@ -67,8 +74,6 @@ class ConstantRank(RankClassifierMixin, BaseEstimator):
         -------
         self
         """
-        if self.strategy not in _STRATEGIES:
-            raise ValueError(f"strategy={self.strategy!r} must be one of {_STRATEGIES}.")
         validate_data(self, X, y)
         self.classes_, codes = check_ranks(y, type(self).__name__)
         self.constant_ = self.classes_[int(np.quantile(codes, 0.5, method="lower"))]

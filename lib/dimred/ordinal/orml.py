@@ -8,14 +8,18 @@ TNPE, MIE) by the same rule, as the comparison in the paper requires
 (a projection method yields no ranks on its own).
 """
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..projection._base import LinearProjection
 from ..utils.graphs import check_n_neighbors
 from ..utils.labels import check_ranks
-from ..utils.validation import check_max_iter, check_spread
+from ..utils.validation import check_spread
 from .criteria import (
     IsoProjectionCriterion,
     LDACriterion,
@@ -35,6 +39,13 @@ BASELINES = {
     "npe": lambda X, codes, k, ridge: NPECriterion(X, k, ridge),
     "isoprojection": lambda X, codes, k, ridge: IsoProjectionCriterion(X, k, ridge),
 }
+#: The parameters of the tensor versions beyond their vector version's.
+_TENSOR_CONSTRAINTS = {
+    "image_shape": ["array-like", None],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "tol": [Interval(Real, 0, None, closed="left")],
+    "random_state": ["random_state"],
+}
 
 
 class _ThresholdRanker(RankClassifierMixin, LinearProjection):
@@ -50,6 +61,7 @@ class _ThresholdRanker(RankClassifierMixin, LinearProjection):
     #: One output feature, the projection (``get_feature_names_out``).
     _n_features_out = 1
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Learn the direction and the rank thresholds.
 
@@ -129,7 +141,6 @@ class _TensorRanker(_ThresholdRanker):
 
     def _direction(self, X, criterion):
         shape = self._shape(X.shape[1])
-        check_max_iter(self.max_iter, "sweeps of the alternating optimisation")
         tensors = X.reshape((-1,) + shape)
         rng = check_random_state(self.random_state)
         w2 = rng.standard_normal(shape[1])
@@ -240,6 +251,11 @@ class ORML(_VectorRanker):
     """
 
     _orient = False
+    _parameter_constraints: dict = {
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "ridge": [Interval(Real, 0, None, closed="left")],
+    }
 
     def __init__(self, n_neighbors=10, C=1.0, ridge=0.0):
         self.n_neighbors = n_neighbors
@@ -247,10 +263,6 @@ class ORML(_VectorRanker):
         self.ridge = ridge
 
     def _criterion(self, X, codes):
-        if not self.C > 0:
-            raise ValueError(f"C={self.C!r} must be positive (C = 0 gives w = 0).")
-        if not self.ridge >= 0:
-            raise ValueError(f"ridge={self.ridge!r} must be non-negative.")
         criterion = ORMLCriterion(X, codes, self.n_neighbors_, self.C, self.ridge)
         self.graph_, self.sigma_ = criterion.graph, criterion.sigma
         return criterion
@@ -315,6 +327,8 @@ class MultilinearORML(_TensorRanker, ORML):
     >>> round(ordinal_scores(y, model.predict(X))["mae"], 2)
     0.06
     """
+
+    _parameter_constraints: dict = {**ORML._parameter_constraints, **_TENSOR_CONSTRAINTS}
 
     def __init__(
         self,
@@ -408,16 +422,18 @@ class RankProjection(_VectorRanker):
     lpp 0.43
     """
 
+    _parameter_constraints: dict = {
+        "method": [StrOptions(set(BASELINES))],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "ridge": [Interval(Real, 0, None, closed="left")],
+    }
+
     def __init__(self, method="lda", n_neighbors=10, ridge=1e-3):
         self.method = method
         self.n_neighbors = n_neighbors
         self.ridge = ridge
 
     def _criterion(self, X, codes):
-        if self.method not in BASELINES:
-            raise ValueError(f"method={self.method!r} must be one of {sorted(BASELINES)}.")
-        if not self.ridge >= 0:
-            raise ValueError(f"ridge={self.ridge!r} must be non-negative.")
         return BASELINES[self.method](X, codes, self.n_neighbors_, self.ridge)
 
 
@@ -468,6 +484,8 @@ class MultilinearRankProjection(_TensorRanker, RankProjection):
     >>> round(ordinal_scores(y, model.predict(X))["mae"], 2)
     0.06
     """
+
+    _parameter_constraints: dict = {**RankProjection._parameter_constraints, **_TENSOR_CONSTRAINTS}
 
     def __init__(
         self,

@@ -1,6 +1,5 @@
 """Base classes shared by the supervised projections (BVP, LSDA, KDA)."""
 
-import numbers
 import warnings
 
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
@@ -35,17 +34,14 @@ class SupervisedProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         return tags
 
     def _set_n_components(self, upper, what):
-        """Validate ``n_components`` and set ``n_components_ = min(n_components, upper)``.
+        """Set ``n_components_ = min(n_components, upper)``.
 
         ``upper`` is the most components the fitted data define (``what`` says
         why); asking for more gives ``upper``, with a warning, rather than
-        directions of an arbitrary null space.
+        directions of an arbitrary null space. ``n_components`` itself is checked by the
+        estimator's ``_parameter_constraints``.
         """
         name = type(self).__name__
-        if not isinstance(self.n_components, numbers.Integral) or self.n_components < 1:
-            raise ValueError(
-                f"{name}: n_components={self.n_components!r} must be a positive integer."
-            )
         if self.n_components > upper:
             warnings.warn(
                 f"{name}: n_components={self.n_components} exceeds {upper} ({what}); "

@@ -22,11 +22,13 @@ leading principal axes of the data inside ``null(A)`` and documents the choice.
 """
 
 import warnings
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from ..utils.labels import check_ranks, class_centres
@@ -193,6 +195,15 @@ class BestViewProjection(LinearProjection):
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "solver": [StrOptions(set(_SOLVERS))],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "step_size": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self,
         n_components=2,
@@ -209,6 +220,7 @@ class BestViewProjection(LinearProjection):
         self.step_size = step_size
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Find the projection from the class centres of ``X``.
 
@@ -226,9 +238,6 @@ class BestViewProjection(LinearProjection):
         self : BestViewProjection
         """
         X, _ = validate_data(self, X, y)
-        if self.solver not in _SOLVERS:
-            raise ValueError(f"solver must be one of {_SOLVERS}; got {self.solver!r}.")
-        _check_descent_settings(self.max_iter, self.tol, self.step_size)
         self._set_n_components(X.shape[1], f"n_features = {X.shape[1]}")
         name = type(self).__name__
         self.classes_, codes = check_ranks(y, name)

@@ -1,12 +1,15 @@
 """Supervised baselines scikit-learn lacks: LSDA and kernel Fisher discriminant
 analysis (KDA), as the Best-View Projection paper compares with them."""
 
+import numbers
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import _fit_context
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import KernelCenterer
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils.graphs import check_n_neighbors, knn_graph, split_by_label
@@ -119,12 +122,20 @@ class LocalitySensitiveDiscriminantAnalysis(LinearProjection):
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
+        "alpha": [Interval(numbers.Real, 0, 1, closed="both")],
+        "ridge": [Interval(numbers.Real, 0, None, closed="left")],
+    }
+
     def __init__(self, n_components=2, n_neighbors=5, alpha=0.1, ridge=1e-8):
         self.n_components = n_components
         self.n_neighbors = n_neighbors
         self.alpha = alpha
         self.ridge = ridge
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the projection.
 
@@ -141,10 +152,6 @@ class LocalitySensitiveDiscriminantAnalysis(LinearProjection):
         X, y = validate_data(self, X, y)
         name = type(self).__name__
         self.classes_, _ = check_classes(y, name)
-        if not 0 <= self.alpha <= 1:
-            raise ValueError(f"{name}: alpha={self.alpha!r} must lie in [0, 1].")
-        if not self.ridge >= 0:
-            raise ValueError(f"{name}: ridge={self.ridge!r} must be non-negative.")
         check_spread(X, name)
         self.n_neighbors_ = check_n_neighbors(self.n_neighbors, X.shape[0], name)
         self.mean_ = X.mean(axis=0)
@@ -234,11 +241,18 @@ class KernelDiscriminantAnalysis(SupervisedProjection):
     True
     """
 
+    _parameter_constraints: dict = {
+        "n_components": [Interval(numbers.Integral, 1, None, closed="left")],
+        "gamma": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "alpha": [Interval(numbers.Real, 0, None, closed="neither")],
+    }
+
     def __init__(self, n_components=2, gamma=None, alpha=0.1):
         self.n_components = n_components
         self.gamma = gamma
         self.alpha = alpha
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the dual coefficients.
 
@@ -255,10 +269,6 @@ class KernelDiscriminantAnalysis(SupervisedProjection):
         X, y = validate_data(self, X, y)
         name = type(self).__name__
         self.classes_, codes = check_classes(y, name)
-        if not self.alpha > 0:
-            raise ValueError(f"{name}: alpha={self.alpha!r} must be positive.")
-        if self.gamma is not None and not self.gamma > 0:
-            raise ValueError(f"{name}: gamma={self.gamma!r} must be positive (or None).")
         check_spread(X, name)
         self._set_n_components(self.classes_.size - 1, "n_classes - 1")
         scale = 1.0 / (X.shape[1] * X.var())

@@ -64,7 +64,7 @@ def check_spread(X, name):
         )
 
 
-def check_variance(X, name):
+def check_variance(X, name, what="X"):
     """Refuse constant training data (:func:`is_constant`), the first check of
     :func:`check_spread`, for estimators that leave the scale to another one.
 
@@ -74,6 +74,8 @@ def check_variance(X, name):
         Finite (validated) data.
     name : str
         Estimator name for the message.
+    what : str, default="X"
+        The data's name in the message (``"Z"``: an embedding).
 
     Raises
     ------
@@ -81,7 +83,7 @@ def check_variance(X, name):
     """
     if is_constant(X):
         raise ValueError(
-            f"{name}: X has no variance (all {X.shape[0]} samples are identical, up to "
+            f"{name}: {what} has no variance (all {X.shape[0]} samples are identical, up to "
             f"{CONSTANT_RTOL:g} of their magnitude); there is no direction in which they vary."
         )
 

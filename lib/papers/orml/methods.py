@@ -188,7 +188,8 @@ def table_rows(published, ours, table_name, by):
                 f"{record.mean:.3f} ± {record.sd:.3f}",
                 status,
                 round(difference, 3),
-                "within_error: |difference| <= sd(paper)",
+                "tolerance: the paper's sd "
+                "(within_error if |difference| <= sd(paper), else deviates)",
                 source=source(table_name, getattr(record, key)),
             )
         )

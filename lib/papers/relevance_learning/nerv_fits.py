@@ -13,7 +13,8 @@ import pandas as pd
 
 from compendium.reporting import Artefacts, finding_row, format_spread
 from dimred.relevance import NeRVRelevance
-from dimred.relevance.nerv import NeRVObjective, rprop
+from dimred.relevance.objective import NeRVObjective
+from dimred.relevance.rprop import rprop
 from dimred.utils.parallel import run_tasks
 
 from . import plots
