@@ -34,6 +34,14 @@ endif
 # Per-paper parameters: the random-forest runs per curve point (metrical importance).
 PM_PARAMS_metrical_importance := $(if $(N_RF_RUNS),-p n_rf_runs $(N_RF_RUNS))
 
+# Local workers of each paper's sweeps: N_JOBS=n when given; else every core this process
+# may use (the notebooks' default), shared among make's job slots: with make -jK, K papers
+# run at once, each with cores/K workers (at least 1); a bare make -j gives each one worker.
+# Results do not depend on it, so it is not a parameter that reruns a paper.
+CORES := $(shell nproc 2>/dev/null || echo 1)
+JOB_SLOTS = $(if $(filter -j,$(MAKEFLAGS)),$(CORES),$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))))
+PAPER_JOBS = $(or $(N_JOBS),$(if $(JOB_SLOTS),$(shell echo $$(( $(CORES) / $(JOB_SLOTS) > 1 ? $(CORES) / $(JOB_SLOTS) : 1 )))))
+
 # Every paper of the compendium: notebooks/<paper>.ipynb, data/published/<paper>/,
 # figures/<paper>/ and lib/papers/<paper>/ (CONTRIBUTING.md: adding a paper). The one list
 # of papers is data/papers.toml: its [papers.<paper>] tables, in build order.
@@ -44,14 +52,15 @@ export PYTHONPATH := $(abspath lib)$(if $(PYTHONPATH),:$(PYTHONPATH))
 # Stamps live in the git-ignored build/: a fresh clone rebuilds, a rerun only what changed.
 STAMPS := $(OUT)/build/stamps
 
-.PHONY: help figures $(PAPERS) data test test-fast bench book lab lint sync clean env FORCE
+.PHONY: help figures $(PAPERS) data test test-fast bench book lab lint sync clean env scaling-check FORCE
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_ -]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{printf "  \033[36m%-22s\033[0m %s\n", $$1, $$2}'
 	@echo "  One paper: make <paper>, for <paper> in: $(PAPERS)"
-	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n,"
-	@echo "    FORCE=1 (run a paper even when it is up to date: make bvp FORCE=1, make figures FORCE=1),"
+	@echo "  Options: QUICK=1 (quick parameter set into build/quick), N_RF_RUNS=n, N_JOBS=n (workers per paper;"
+	@echo "    default every core, shared among make -jK's papers), FORCE=1 (run a paper even when it is up"
+	@echo "    to date: make bvp FORCE=1, make figures FORCE=1),"
 	@echo "    LAB_ARGS=... (more options of jupyter lab: make lab LAB_ARGS=\"--no-browser --port 8890 --ip 0.0.0.0\"),"
 	@echo "    LAB_STARTS_KERNEL=True (make lab: opening a notebook starts its kernel, JupyterLab's default),"
 	@echo "    DASK_SCHEDULER=tcp://host:8786 (the sweeps on a dask cluster, same tables)"
@@ -97,6 +106,18 @@ figures: $(PAPERS) ## Rebuild every figure and table and each executed notebook,
 	$(PYTHON) -m compendium.notebooks publish --build $(OUT)/build --figures $(OUT)/figures
 	$(PYTHON) -m compendium.pages --figures $(OUT)/figures $(if $(filter 1,$(QUICK)),--readme /dev/null)
 	$(if $(filter 1,$(QUICK)),,$(PYTHON) -m compendium.run_history --figures $(OUT)/figures)
+	$(if $(filter 1,$(QUICK)),,$(PYTHON) -m compendium.scaling --figures $(OUT)/figures --measured $(ONE_CORE))
+
+# The scaling model (lib/compendium/scaling.py) checked against runs on one core: the
+# papers of ONE_CORE_PAPERS again, pinned to core 0 (taskset) with one worker, their
+# ledgers kept in figures/one_core/<paper>/; then the model's tables again.
+ONE_CORE := figures/one_core
+ONE_CORE_PAPERS ?= bvp orml
+scaling-check: $(ENV_STAMP) ## Run ONE_CORE_PAPERS (bvp orml) on one core and check the scaling model against them (about 12 min)
+	taskset -c 0 $(MAKE) $(ONE_CORE_PAPERS) OUT=build/one_core FORCE=1 N_JOBS=1
+	for paper in $(ONE_CORE_PAPERS); do mkdir -p $(ONE_CORE)/$$paper && \
+		cp build/one_core/figures/$$paper/{cost,tasks}.{csv,md} $(ONE_CORE)/$$paper/; done
+	$(PYTHON) -m compendium.scaling --figures figures --measured $(ONE_CORE)
 
 # `make <paper>`: one paper only (every [papers.<paper>] of data/papers.toml). A run leaves
 # the marker <paper>.ran beside its stamp; without one, make ran nothing for the paper and
@@ -127,7 +148,7 @@ $(STAMPS)/%.code: FORCE | $(ENV_STAMP)
 .PRECIOUS: $(STAMPS)/%.lib
 $(STAMPS)/%.lib: $(STAMPS)/lib-refreshed ;
 $(STAMPS)/lib-refreshed: FORCE | $(ENV_STAMP)
-	@$(PYTHON) lib/compendium/depends.py --stamps $(STAMPS)
+	@$(PYTHON) -m compendium.depends --stamps $(STAMPS)
 
 # A paper reruns when its notebook's code, the lib/ files it uses, its published numbers,
 # the data registry, pyproject.toml, the pinned versions or its parameters changed, and
@@ -140,7 +161,8 @@ $(STAMPS)/%.done: $(STAMPS)/%.code $(STAMPS)/%.lib pyproject.toml $(CONSTRAINTS)
 		$$(wildcard data/published/$$*/*) $(STAMPS)/%.params $(if $(filter 1,$(FORCE)),FORCE) \
 		| $(ENV_STAMP)
 	$(PYTHON) -m compendium.notebooks $* $(OUT)/figures/$* \
-		--executed $(OUT)/build/$*.ipynb $(PM_PARAMS) $(PM_PARAMS_$*)
+		--executed $(OUT)/build/$*.ipynb $(PM_PARAMS) $(PM_PARAMS_$*) \
+		$(if $(PAPER_JOBS),-p n_jobs $(PAPER_JOBS))
 	@touch $@ $(STAMPS)/$*.ran
 
 test: $(ENV_STAMP) ## Run the whole test suite (what CI runs: unit tests + every notebook in quick mode)
@@ -148,7 +170,7 @@ test: $(ENV_STAMP) ## Run the whole test suite (what CI runs: unit tests + every
 
 # The fast tier: no notebook run, no browser, no make, no dask, nothing marked slow.
 FAST := not (notebook or browser or make or dask or slow)
-test-fast: $(ENV_STAMP) ## The fast tier: the library's unit tests, the papers' steps and the tooling (about 3 min on 2 cores)
+test-fast: $(ENV_STAMP) ## The fast tier: the library's unit tests, the papers' steps and the tooling (under 2 min on 2 cores)
 	$(PYTHON) -m pytest tests/unit tests/papers tests/compendium -m "$(FAST)"
 
 bench: $(ENV_STAMP) ## Benchmarks: speed ratios against the papers' algorithms

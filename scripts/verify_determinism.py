@@ -5,7 +5,7 @@ Each notebook is run once per kernel, with ``OPENBLAS_CORETYPE`` set for that ru
 only, into ``build/determinism/<kernel>/<paper>/``. Every CSV the runs write is
 then compared with the first kernel's: text cells must be equal, numbers equal
 after rounding to ``--decimals`` (the precision the tables and ``reproduction.csv``
-report). The cost ledger (``cost.csv``: times, memory, the machine) is a measurement
+report). The cost ledger (``cost.csv``, ``tasks.csv``: times, memory, the machine) is a measurement
 of the run, not a result, and is left out. The verdict is written to
 ``figures/DETERMINISM.md``.
 
@@ -47,6 +47,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from compendium.ledger import LEDGER_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,9 +110,10 @@ def aligned(reference, other):
 
 
 def compare(reference_folder, run_folder, decimals):
-    """The run's tables (its CSVs but ``cost.csv``) against the reference's, and the
-    differences of those that differ: ``(n_tables, {name: [difference, ...]})``."""
-    tables = sorted(csv for csv in run_folder.glob("*.csv") if csv.stem != "cost")
+    """The run's tables (its CSVs but the ledger's, ``cost.csv`` and ``tasks.csv``) against
+    the reference's, and the differences of those that differ: ``(n_tables, {name:
+    [difference, ...]})``."""
+    tables = sorted(csv for csv in run_folder.glob("*.csv") if csv.stem not in LEDGER_TABLES)
     found = {}
     for csv in tables:
         reference, other = aligned(pd.read_csv(reference_folder / csv.name), pd.read_csv(csv))

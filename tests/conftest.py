@@ -95,7 +95,8 @@ def mirrored_data(data_source, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def quick_run(data_source, tmp_path_factory):
-    """Run a paper's notebook in quick mode once per session; return (figures folder,
+    """Run a paper's notebook in quick mode once per session and number of workers
+    (``n_jobs``; None: the notebook's default, every core); return (figures folder,
     executed notebook). The data come as :func:`mirrored_data` gives them, from a cache
     of the notebooks' own."""
     from compendium.notebooks import execute
@@ -103,18 +104,20 @@ def quick_run(data_source, tmp_path_factory):
     runs = {}
     cache = tmp_path_factory.mktemp("notebook-data-cache")
 
-    def run(paper):
-        if paper not in runs:
+    def run(paper, n_jobs=None):
+        if (paper, n_jobs) not in runs:
             out = tmp_path_factory.mktemp(paper)
+            parameters = {} if n_jobs is None else {"n_jobs": n_jobs}
             with pytest.MonkeyPatch.context() as mp:
                 if data_source.mirror is not None:
                     mp.setenv("DIMRED_DATA_MIRROR", str(data_source.mirror))
                 else:
                     mp.delenv("DIMRED_DATA_MIRROR", raising=False)
                 mp.setenv("DIMRED_DATA_CACHE", str(cache))
-                notebook = execute(paper, out / "figures", out / "executed.ipynb", quick=True)
-            runs[paper] = (out / "figures", notebook)
-        return runs[paper]
+                executed = out / "executed.ipynb"
+                notebook = execute(paper, out / "figures", executed, True, parameters)
+            runs[paper, n_jobs] = (out / "figures", notebook)
+        return runs[paper, n_jobs]
 
     return run
 

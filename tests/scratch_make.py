@@ -12,8 +12,17 @@ from compendium import paths
 
 __all__ = ["make_runs", "make_says", "scratch_copy"]
 
-#: The stand-in interpreter: records a notebook run, runs anything else with Python.
+#: The stand-in interpreter: records a run of the tooling's modules (``-m compendium.notebooks
+#: <paper>`` runs a notebook) instead of doing it, but for the dependency stamps (``-m
+#: compendium.depends``); runs anything else with Python.
+#: Each notebook run also appends its start time, its arguments and its end time to
+#: ``$RUNS.args``, and lasts ``$RUN_SECONDS`` (default 0).
 RUNNER = """#!/bin/sh
+if [ "$1 $2" = "-m compendium.depends" ]; then exec {python} "$@"; fi
+if [ "$1 $2" = "-m compendium.notebooks" ] && [ "$3" != publish ]; then
+    echo "start $(date +%s.%N) $*" >> "$RUNS.args"; sleep "${{RUN_SECONDS:-0}}"
+    echo "end $(date +%s.%N) $3" >> "$RUNS.args"
+fi
 if [ "$1" = "-m" ]; then echo "$3" >> "$RUNS"; exit 0; fi
 exec {python} "$@"
 """

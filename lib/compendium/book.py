@@ -125,8 +125,13 @@ def stage(figures_dir, staging, docs=None):
         notebook.cells.append(table_cell(paper, report))
         nbformat.write(notebook, staging / "papers" / f"{key}.ipynb")
     (staging / "index.md").write_text(landing_page(figures_dir, papers))
-    for page in GUIDE:
-        shutil.copyfile(docs / f"{page}.md", staging / f"{page}.md")
+    for page in GUIDE:  # a page's ../figures/ images are the staged figures/
+        text = (docs / f"{page}.md").read_text(encoding="utf-8")
+        for image in set(re.findall(r"\]\(\.\./figures/([^)]+\.png)\)", text)):
+            (staging / "figures" / image).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(figures_dir / image, staging / "figures" / image)
+        text = text.replace("](../figures/", "](figures/")
+        (staging / f"{page}.md").write_text(text, encoding="utf-8")
     shutil.copyfile(figures_dir / "REPRODUCTION.md", staging / "summary.md")
     shutil.copyfile(paths.ROOT / "CONTRIBUTING.md", staging / "contributing.md")
     write_api(staging)

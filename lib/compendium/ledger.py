@@ -16,8 +16,15 @@ processes it started (joblib's):
   an upper bound of their simultaneous peak. Where the peak cannot be reset
   (``peak_reset`` False) it is the process's peak since its start.
 
-The machine (cores, CPU, memory, BLAS and its core type, Python) is recorded in every
-row, so that a ledger read elsewhere says where it came from.
+* ``sweep_s``: seconds of the step spent in sweeps of :func:`dimred.utils.parallel.run_tasks`
+  (from sending their first task to their last result); the rest of the step ran in
+  the kernel alone.
+
+The machine (cores, CPU, memory, BLAS and its core type, Python) and the run's local
+workers (``n_jobs``) are recorded in every row, so that a ledger read elsewhere says
+where it came from. The tasks of every sweep are recorded too (:meth:`CostLedger.task_frame`,
+``tasks.csv``): for each, in the order it was sent, its seconds and the worker that ran
+it; :mod:`compendium.scaling` replays them on other numbers of workers.
 """
 
 import json
@@ -30,12 +37,20 @@ import pandas as pd
 import psutil
 from threadpoolctl import threadpool_info
 
+from dimred.utils.parallel import record_sweeps
+
 from .cost import _reset_peak, high_water_mark
 
-__all__ = ["CostLedger", "machine", "run_parameters", "summarise"]
+__all__ = ["LEDGER_TABLES", "CostLedger", "machine", "run_parameters", "summarise"]
 
-#: Columns of ``cost.csv`` (then ``machine``, ``cores`` and ``data``).
-COLUMNS = ("step", "wall_s", "cpu_s", "peak_mib", "processes", "peak_reset")
+#: The ledger's tables in a paper's folder (``cost.csv``, ``tasks.csv``): measurements of
+#: the run, not results, left out wherever tables are compared.
+LEDGER_TABLES = ("cost", "tasks")
+#: Columns of ``cost.csv`` (then ``machine``, ``cores``, ``n_jobs`` and ``data``).
+COLUMNS = ("step", "wall_s", "cpu_s", "peak_mib", "processes", "peak_reset", "sweep_s")
+#: Columns of ``tasks.csv`` (then ``data``): one row per task of a sweep, in sending order.
+TASK_COLUMNS = ("step", "sweep", "sweep_index", "workers", "sweep_wall_s", "position")
+TASK_COLUMNS += ("task", "seconds", "worker")
 MIB = 2.0**20
 
 
@@ -79,6 +94,8 @@ class CostLedger:
     ----------
     rows : list of dict
         One per closed step, in order.
+    task_rows : list of dict
+        One per task of the sweeps of the closed steps (:data:`TASK_COLUMNS`).
     """
 
     def __init__(self):
@@ -86,13 +103,17 @@ class CostLedger:
         self._wall = self._process.create_time()
         self._cpu = 0.0
         self._reset = None  # None: the first step's peak runs from the process's start
+        self._sweeps = record_sweeps()
         self.rows = []
+        self.task_rows = []
 
     def close_step(self, name):
         """End the current step, record it under ``name``, and start the next one."""
         now, cpu = time.time(), self._cpu_seconds()
         pids = self._pids()
         peaks = [high_water_mark(pid) for pid in pids]
+        sweeps = self._sweeps.take()
+        self._add_tasks(name, sweeps)
         self.rows.append(
             {
                 "step": name,
@@ -101,16 +122,38 @@ class CostLedger:
                 "peak_mib": round(sum(p for p in peaks if p) / MIB, 1),
                 "processes": len(pids),
                 "peak_reset": bool(self._reset),
+                "sweep_s": round(sum(sweep["wall_s"] for sweep in sweeps), 2),
             }
         )
         self._reset = all([_reset_peak(pid) for pid in pids])
         self._wall, self._cpu = time.time(), self._cpu_seconds()
 
-    def frame(self):
-        """The ledger as a table: :data:`COLUMNS`, then ``machine`` and ``cores``."""
+    def _add_tasks(self, step, sweeps):
+        """Keep the tasks of the ``sweeps`` of ``step`` (numbered within the step)."""
+        for index, sweep in enumerate(sweeps):
+            head = {"step": step, "sweep": sweep["sweep"], "sweep_index": index}
+            head |= {"workers": sweep["workers"], "sweep_wall_s": round(sweep["wall_s"], 3)}
+            for position, task in enumerate(sweep["tasks"]):
+                seconds = round(task["seconds"], 4)
+                self.task_rows.append(
+                    head
+                    | {"position": position, "task": task["task"], "seconds": seconds}
+                    | {"worker": task["worker"]}
+                )
+
+    def frame(self, n_jobs=None):
+        """The ledger as a table: :data:`COLUMNS`, then ``machine``, ``cores`` and
+        ``n_jobs``: the run's local workers as given, else the most workers any of its
+        sweeps ran on (none: blank)."""
         text, cores = machine()
         frame = pd.DataFrame(self.rows, columns=list(COLUMNS))
-        return frame.assign(machine=text, cores=cores)
+        if n_jobs is None and self.task_rows:
+            n_jobs = max(row["workers"] for row in self.task_rows)
+        return frame.assign(machine=text, cores=cores, n_jobs=n_jobs)
+
+    def task_frame(self):
+        """Every task of the run's sweeps: :data:`TASK_COLUMNS`, one row per task."""
+        return pd.DataFrame(self.task_rows, columns=list(TASK_COLUMNS))
 
     def _pids(self):
         """The kernel's pid and those of its live descendants (the workers)."""
@@ -136,12 +179,15 @@ class CostLedger:
 
 
 def run_parameters(notebook):
-    """The parameters a published notebook ran with beyond ``quick`` and ``output_dir``
-    (its papermill metadata), as ``"name=value"`` text; empty for the defaults."""
+    """The parameters a published notebook ran with beyond ``quick``, ``output_dir`` and
+    ``n_jobs`` (its papermill metadata), as ``"name=value"`` text; empty for the defaults.
+    ``n_jobs`` changes no result; the ledger records it."""
     metadata = json.loads(Path(notebook).read_text(encoding="utf-8"))["metadata"]
     given = metadata.get("papermill", {}).get("parameters", {})
     quick = ["quick=True"] if given.get("quick") else []
-    others = [f"{k}={v}" for k, v in sorted(given.items()) if k not in ("quick", "output_dir")]
+    others = [
+        f"{k}={v}" for k, v in sorted(given.items()) if k not in ("quick", "output_dir", "n_jobs")
+    ]
     return ", ".join(quick + others)
 
 

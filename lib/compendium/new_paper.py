@@ -33,7 +33,7 @@ Next steps (CONTRIBUTING.md, "Adding a paper"):
   4. replace the example step of lib/papers/{name}/table1.py, one module per table or
      figure group;
   5. pin the lib/ files its run depends on:
-     python lib/compendium/depends.py --list > tests/paper_dependencies.txt;
+     python -m compendium.depends --list > tests/paper_dependencies.txt;
   6. `make sync`, `make test`, `make {name}`; add its rows to the book's guide (docs/reading.md)
      and a findings section to docs/findings.md, with the block
      (<!-- findings:{name}:begin --> / <!-- findings:{name}:end -->) that `make figures` fills."""

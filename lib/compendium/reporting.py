@@ -429,17 +429,22 @@ class Report:
         ``figures/<paper>`` (or a quick run's folder).
     display : bool, default=True
         Show every table and figure inline (in IPython) as it is written.
+    n_jobs : int, optional
+        The local workers the run's sweeps use, recorded in ``cost.csv`` (default: the
+        most workers any of its sweeps ran on).
 
     Attributes
     ----------
     ledger : CostLedger
         The cost of every step: each :meth:`show` ends one (:mod:`.ledger`), and
-        :meth:`write` writes them to ``cost.csv``.
+        :meth:`write` writes them to ``cost.csv`` and the durations of the tasks of
+        the step's sweeps to ``tasks.csv``.
     """
 
-    def __init__(self, output_dir, display=True):
+    def __init__(self, output_dir, display=True, n_jobs=None):
         self.output_dir = Path(output_dir)
         self.display = display
+        self.n_jobs = n_jobs
         self.rows = []
         self.findings = []
         self.ledger = CostLedger()
@@ -475,11 +480,12 @@ class Report:
         return artefacts
 
     def write(self):
-        """Write ``reproduction.csv``, ``findings.csv`` and ``cost.csv``; return the count
-        of rows per artefact and status."""
+        """Write ``reproduction.csv``, ``findings.csv``, ``cost.csv`` and ``tasks.csv``;
+        return the count of rows per artefact and status."""
         frame = write_reproduction(self.rows, self.output_dir)
         write_findings(self.findings, self.output_dir, "notebook")
-        write_table(self.ledger.frame(), self.output_dir / "cost", False, COST_DATA)
+        write_table(self.ledger.frame(self.n_jobs), self.output_dir / "cost", False, COST_DATA)
+        write_table(self.ledger.task_frame(), self.output_dir / "tasks", False, COST_DATA)
         summary = frame.groupby("artifact")["status"].value_counts().unstack(fill_value=0)
         self._display(summary)
         return frame

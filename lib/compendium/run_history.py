@@ -2,7 +2,7 @@
 
 A ``make figures`` at the papers' settings writes each paper's ``figures/<paper>/cost.csv``
 (:mod:`.ledger`), and a commit keeps them. One ledger is one run, and the target of a full
-run in 90 min is decided by one run's ledgers; whether a run of the same work can take
+run in 100 min is decided by one run's ledgers; whether a run of the same work can take
 longer is not. This module lists the runs the history holds, so that the time of the last
 one stands beside those before it.
 

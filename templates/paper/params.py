@@ -3,9 +3,11 @@ PAPER_NAME): :func:`params` decides every setting of a run, :func:`load_data` re
 data. The steps live in one module per table or figure group (:mod:`.table1`).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sklearn.datasets import make_classification
+
+from dimred.utils.parallel import available_cores, resolve_n_jobs
 
 __all__ = ["DATA", "PAPER", "Params", "load_data", "params"]
 
@@ -23,20 +25,21 @@ class Params:
         The quick parameter set (tests, ``make figures QUICK=1``): well under a minute.
     seed : int
         Seeds every random choice; repetition ``r`` uses ``seed + r``.
-    n_jobs : int or None
-        joblib workers.
+    n_jobs : int
+        Local workers of the sweeps (default: every available core).
     n_samples : int
         Size of the example data (replace by the paper's own settings).
     """
 
     quick: bool = False
     seed: int = 0
-    n_jobs: int | None = 2
+    n_jobs: int = field(default_factory=available_cores)
     n_samples: int = 1000
 
 
-def params(quick=False, *, seed=0, n_jobs=2):
+def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
+    n_jobs = resolve_n_jobs(n_jobs)
     if quick:
         return Params(True, seed, n_jobs, n_samples=200)
     return Params(False, seed, n_jobs)

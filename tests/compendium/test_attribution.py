@@ -149,5 +149,5 @@ def test_report_section_only_with_shares(tmp_path):
     assert cost_attribution(tmp_path) is None
     _shares().to_csv(tmp_path / "cost_attribution.csv", index=False)
     text = cost_attribution(tmp_path)
-    assert "sum to 11.0 min, within the target of 90 min" in text
+    assert "sum to 11.0 min, within the target of 100 min" in text
     assert "| all papers |" in text

@@ -5,11 +5,13 @@ import time
 
 import numpy as np
 import pandas as pd
+import pytest
 from joblib import Parallel, delayed
 
 from compendium.ledger import CostLedger, machine, summarise
 from compendium.pages import cost_summary, render_costs
 from compendium.reporting import Artefacts, Report
+from dimred.utils.parallel import run_tasks
 
 
 def _busy(seconds):
@@ -45,6 +47,35 @@ def test_steps_measure_wall_cpu_and_memory(tmp_path):
         assert cost.loc["step 5", "peak_mib"] < cost.loc["allocating", "peak_mib"] - 250
     assert set(cost["data"]) == {"mixed (every data set of the run)"}
     assert cost["cores"].iloc[0] >= 1 and "BLAS" in cost["machine"].iloc[0]
+
+
+def _sleep(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def test_the_tasks_of_every_sweep_are_recorded_in_sending_order(tmp_path):
+    """Each task's seconds (measured in the worker), its worker and its place in the
+    sending order (costliest first), per step; the step's time in sweeps."""
+    report = Report(tmp_path, display=False, n_jobs=2)
+    report.show(Artefacts())
+    sleeps = [0.05, 0.3, 0.1, 0.2]
+    assert run_tasks(_sleep, [(s,) for s in sleeps], "sleeps", 2, False, costs=sleeps) == sleeps
+    run_tasks(_sleep, [(0.01,)], "one", 1, False)
+    report.show(_table("swept"))
+    report.write()
+    tasks = pd.read_csv(tmp_path / "tasks.csv")
+    assert set(tasks["step"]) == {"swept"} and list(tasks["sweep"]) == ["sleeps"] * 4 + ["one"]
+    first = tasks[tasks["sweep_index"] == 0]
+    assert list(first["task"]) == [1, 3, 2, 0] and list(first["position"]) == [0, 1, 2, 3]
+    np.testing.assert_allclose(first["seconds"], np.array(sleeps)[[1, 3, 2, 0]], atol=0.05)
+    assert set(first["workers"]) == {2} and set(first["worker"]) == {0, 1}
+    assert first["sweep_wall_s"].iloc[0] >= max(sleeps)  # the workers' start included
+    cost = pd.read_csv(tmp_path / "cost.csv").set_index("step")
+    assert cost.loc["setup", "sweep_s"] == 0 and set(cost["n_jobs"]) == {2}
+    walls = tasks.groupby("sweep_index")["sweep_wall_s"].first()
+    assert cost.loc["swept", "sweep_s"] == pytest.approx(walls.sum(), abs=0.01)
+    assert cost.loc["swept", "sweep_s"] <= cost.loc["swept", "wall_s"]
 
 
 def test_cpu_of_worker_processes_is_counted():
@@ -85,7 +116,7 @@ def test_totals_follow_the_rows(tmp_path):
     assert float(total[1]) == 3.5 and float(total[2]) == 7.0  # minutes, summed
     assert "| s1 (2.0) " in rendered.split("| b ")[0]  # a's longest step, in minutes
     assert text in rendered
-    assert "at the papers' settings took 4 min of wall time, within the target of 90" in rendered
+    assert "at the papers' settings took 4 min of wall time, within the target of 100" in rendered
     bound = 7.0 / cores_of(summary)  # CPU minutes over the cores
     assert f"Its CPU time, 7.0 min on {cores_of(summary)} cores" in rendered
     assert f"from below at {bound:.1f} min" in rendered and "not ruled out" in rendered

@@ -21,7 +21,7 @@ MACHINE = "Test CPU; 2 cores; 8 GiB; BLAS none; Python 3.11"
 
 def _ledger_text(walls, machine=MACHINE):
     rows = [
-        dict(zip(COLUMNS, (f"step {i}", wall, 2 * wall, 100.0, 1, True), strict=True))
+        dict(zip(COLUMNS, (f"step {i}", wall, 2 * wall, 100.0, 1, True, 0.0), strict=True))
         for i, wall in enumerate(walls)
     ]
     frame = pd.DataFrame(rows).assign(machine=machine, cores=2, data=COST_DATA)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from compendium.ledger import LEDGER_TABLES
 from compendium.published import load_published
 from compendium.reporting import Artefacts, Report
 from dimred.utils.parallel import SCHEDULER_VARIABLE, run_tasks, scheduler_client, use_scheduler
@@ -67,7 +68,9 @@ def _tables(step, folder):
     report.show(step())
     report.write()
     return {
-        csv.name: csv.read_bytes() for csv in sorted(folder.glob("*.csv")) if csv.stem != "cost"
+        csv.name: csv.read_bytes()
+        for csv in sorted(folder.glob("*.csv"))
+        if csv.stem not in LEDGER_TABLES
     }
 
 

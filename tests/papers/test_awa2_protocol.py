@@ -583,7 +583,7 @@ def awa2_path():
     return data, results, rows, fits
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # awa2_path runs every step of the protocol (about 25 s)
 def test_awa2_path_compares_every_computed_cell(awa2_path):
     data, _, rows, _ = awa2_path
     assert data["run"].is_awa2 and data["run"].name == "AwA2" and len(data["run"].y) == 400
@@ -597,6 +597,7 @@ def test_awa2_path_compares_every_computed_cell(awa2_path):
     assert (text["reproduced"], text["status"]) == ("400", "deviates")
 
 
+@pytest.mark.slow  # awa2_path runs every step of the protocol (about 25 s)
 def test_awa2_path_decides_every_claim_it_has_measurements_for(awa2_path):
     """Only claims whose cells this small set lacks, or whose measurement no step makes,
     stay undecided: a renamed measurement would leave a claim silently undecided."""
@@ -617,6 +618,7 @@ def test_awa2_path_decides_every_claim_it_has_measurements_for(awa2_path):
     assert (claim_rows["reproduced"] != "").all()
 
 
+@pytest.mark.slow  # awa2_path runs every step of the protocol (about 25 s)
 def test_svc_fits_are_those_the_steps_make(awa2_path):
     """:func:`~protocol_cost.svc_fits` lists, step by step, the fits a run makes."""
     data, _, _, fits = awa2_path
@@ -637,6 +639,7 @@ def test_svc_fits_are_those_the_steps_make(awa2_path):
     assert len(fits["leak_by_ratio"]) == 2 * p.leak_draws * len(p.leak_ratios)
 
 
+@pytest.mark.slow  # awa2_path runs every step of the protocol (about 25 s)
 def test_awa2_path_labels_every_table_row_and_finding(awa2_path):
     _, results, _, _ = awa2_path
     for result in results:
@@ -664,6 +667,7 @@ def test_awa2_path_labels_every_table_row_and_finding(awa2_path):
     assert run_data["statement"].startswith("The run used the AwA2 features")
 
 
+@pytest.mark.slow  # awa2_path runs every step of the protocol (about 25 s)
 def test_awa2_path_settings_are_never_matches(awa2_path):
     _, _, rows, _ = awa2_path
     keys = rows["source"].str.extract(r"^text_numbers:(.*)$")[0]

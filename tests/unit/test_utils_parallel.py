@@ -1,6 +1,7 @@
 """dimred.utils.parallel: joblib sweeps keep the order of their tasks."""
 
 import operator
+import os
 
 import numpy as np
 import pytest
@@ -54,3 +55,30 @@ def test_costs_may_be_any_sequence_of_numbers():
     for costs in (np.array([3.0, 1.0, 2.0, 0.5]), (3, 1, 2, 0.5), iter([3, 1, 2, 0.5])):
         got = run_tasks(operator.neg, tasks, "test", n_jobs=1, progress=False, costs=costs)
         assert got == [0, -1, -2, -3]
+
+
+def test_none_workers_are_every_available_core():
+    from dimred.utils.parallel import available_cores, resolve_n_jobs
+
+    assert available_cores() == len(os.sched_getaffinity(0)) >= 1
+    assert resolve_n_jobs(None) == available_cores() and resolve_n_jobs(3) == 3
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="n_jobs must be None"):
+            resolve_n_jobs(bad)
+
+
+def test_a_sweep_log_records_only_while_it_is_open():
+    import gc
+
+    from dimred.utils import parallel
+
+    log = parallel.record_sweeps()
+    parallel.run_tasks(abs, [(-2,), (1,)], "abs", 1, progress=False, costs=[1, 2])
+    (sweep,) = log.take()
+    assert (sweep["sweep"], sweep["workers"]) == ("abs", 1) and log.take() == []
+    assert [t["task"] for t in sweep["tasks"]] == [1, 0] and {
+        t["worker"] for t in sweep["tasks"]
+    } == {0}
+    del log
+    gc.collect()
+    assert not parallel._LOGS

@@ -9,23 +9,134 @@ workers. A dask cluster is given either by the environment variable ``DASK_SCHED
 by :func:`use_scheduler` (in a notebook or a script); from then on :func:`run_tasks`
 sends the tasks there through joblib's ``dask`` backend (each cluster worker runs one
 task at a time per thread it has).
+
+While a :class:`SweepLog` is open (:func:`record_sweeps`), every sweep is recorded in
+it: its label, its workers, its wall time, and each task's seconds and worker in the
+order the tasks were sent; a scaling model replays them on other numbers of workers.
 """
 
 import contextlib
 import math
 import os
-from numbers import Real
+import socket
+import time
+import weakref
+from numbers import Integral, Real
 
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from tqdm.auto import tqdm
 
-__all__ = ["SCHEDULER_VARIABLE", "run_tasks", "scheduler_client", "use_scheduler"]
+__all__ = [
+    "SCHEDULER_VARIABLE",
+    "SweepLog",
+    "available_cores",
+    "record_sweeps",
+    "resolve_n_jobs",
+    "run_tasks",
+    "scheduler_client",
+    "use_scheduler",
+]
 
 #: Environment variable naming the dask scheduler of the sweeps (unset or empty: local).
 SCHEDULER_VARIABLE = "DASK_SCHEDULER"
 #: The ``distributed.Client`` the tasks go to (None: local joblib workers), and whether
 #: :func:`use_scheduler` opened it (and so closes it).
 _CLIENT, _OWNED = None, False
+#: The open sweep logs (:func:`record_sweeps`); a log closes when it is garbage.
+_LOGS = weakref.WeakSet()
+
+
+def available_cores():
+    """The CPU cores this process may run on: its affinity mask where the system has
+    one (a container's or ``taskset``'s limit), else every core of the machine.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from dimred.utils.parallel import available_cores
+    >>> available_cores() >= 1
+    True
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def resolve_n_jobs(n_jobs):
+    """The number of local workers ``n_jobs`` asks for: None is every available core
+    (:func:`available_cores`), a positive integer itself.
+
+    Parameters
+    ----------
+    n_jobs : int or None
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``n_jobs`` is neither None nor a positive integer.
+
+    Examples
+    --------
+    >>> from dimred.utils.parallel import resolve_n_jobs
+    >>> resolve_n_jobs(3)
+    3
+    """
+    if n_jobs is None:
+        return available_cores()
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be None (every core) or a positive integer, got {n_jobs!r}.")
+    return int(n_jobs)
+
+
+class SweepLog:
+    """The sweeps :func:`run_tasks` ran while this log was open.
+
+    Attributes
+    ----------
+    sweeps : list of dict
+        One per sweep, in order: ``sweep`` (its label), ``workers`` (local workers, or
+        the cluster's worker threads), ``wall_s`` (from sending the first task to the
+        last result), and ``tasks``: one dict per task in the order sent, with
+        ``task`` (its index in the tasks given), ``seconds`` (the call alone) and
+        ``worker`` (the process that ran it, numbered from 0 in order of appearance).
+
+    Examples
+    --------
+    >>> from dimred.utils.parallel import record_sweeps, run_tasks
+    >>> log = record_sweeps()
+    >>> run_tasks(abs, [(-1,), (2,)], "abs", 1, progress=False)
+    [1, 2]
+    >>> [t["task"] for t in log.take()[0]["tasks"]]
+    [0, 1]
+    """
+
+    def __init__(self):
+        self.sweeps = []
+
+    def take(self):
+        """The sweeps recorded since the last call, removed from the log."""
+        taken, self.sweeps = self.sweeps, []
+        return taken
+
+
+def record_sweeps():
+    """Open a :class:`SweepLog`: every later :func:`run_tasks` is recorded in it, until
+    the log is garbage-collected.
+
+    Returns
+    -------
+    SweepLog
+    """
+    log = SweepLog()
+    _LOGS.add(log)
+    return log
 
 
 def use_scheduler(address):
@@ -114,12 +225,46 @@ def run_tasks(function, tasks, desc, n_jobs, progress=True, costs=None):
     if costs is not None:
         costs = _checked_costs(costs, len(tasks))
         order.sort(key=lambda i: -costs[i])  # stable
+    started, done, timed = time.perf_counter(), {}, []
     with _backend(client):
         results = Parallel(n_jobs=n_jobs if client is None else -1, return_as="generator")(
-            delayed(function)(*tasks[i]) for i in order
+            delayed(_timed_call)(function, tasks[i]) for i in order
         )
-        done = dict(zip(order, tqdm(results, desc, len(tasks), disable=not progress), strict=True))
+        for i, (result, seconds, worker) in zip(
+            order, tqdm(results, desc, len(tasks), disable=not progress), strict=True
+        ):
+            done[i] = result
+            timed.append((i, seconds, worker))
+    _record(desc, _workers(client, n_jobs), time.perf_counter() - started, timed)
     return [done[i] for i in range(len(tasks))]
+
+
+def _timed_call(function, arguments):
+    """``function(*arguments)``, its seconds, and the process that ran it."""
+    start = time.perf_counter()
+    result = function(*arguments)
+    return result, time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _workers(client, n_jobs):
+    """The tasks' parallelism: the cluster's worker threads, else joblib's workers."""
+    if client is None:
+        return effective_n_jobs(n_jobs)
+    return sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+
+
+def _record(desc, workers, wall_s, timed):
+    """Add one sweep (its tasks ``(index, seconds, process)`` in sending order) to every
+    open :class:`SweepLog`."""
+    if not _LOGS:
+        return
+    numbers = {}
+    tasks = [
+        {"task": i, "seconds": seconds, "worker": numbers.setdefault(worker, len(numbers))}
+        for i, seconds, worker in timed
+    ]
+    for log in list(_LOGS):
+        log.sweeps.append({"sweep": desc, "workers": workers, "wall_s": wall_s, "tasks": tasks})
 
 
 def _checked_costs(costs, n_tasks):

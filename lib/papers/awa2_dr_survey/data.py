@@ -19,7 +19,7 @@ variance selection (such cells are left empty).
 """
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.model_selection import train_test_split
@@ -29,6 +29,7 @@ from dimred import datasets
 from dimred.datasets import AWA2_SHAPE
 from dimred.datasets.registry import DataError
 from dimred.neural.autoencoder import resolve_device
+from dimred.utils.parallel import available_cores, resolve_n_jobs
 
 from .pipelines import Split
 
@@ -223,8 +224,9 @@ class Params:
     quick : bool
     seed : int
         Seeds the subsamples, the split, every reduction and the autoencoder.
-    n_jobs : int or None
-        joblib workers of the sweeps (SVC fits, kernel PCA, FA, t-SNE runs).
+    n_jobs : int
+        Local workers of the sweeps (SVC fits, kernel PCA, FA, t-SNE runs; default:
+        every available core).
     awa2_per_class, standin_per_class : int or None
         Images per class kept of AwA2 (``None``: all 37,322) and of the
         Fashion-MNIST stand-in (500: 5,000 images, about AwA2's images per class
@@ -264,7 +266,7 @@ class Params:
 
     quick: bool = False
     seed: int = 0
-    n_jobs: int | None = 2
+    n_jobs: int = field(default_factory=available_cores)
     awa2_per_class: int | None = None
     standin_per_class: int | None = FULL_STANDIN_PER_CLASS
     exact_n: int = 2000
@@ -287,8 +289,9 @@ class Params:
         return device, self.ae_gpu_epochs if device.startswith("cuda") else self.ae_epochs
 
 
-def params(quick=False, *, seed=0, n_jobs=2):
+def params(quick=False, *, seed=0, n_jobs=None):
     """The full or quick parameter set."""
+    n_jobs = resolve_n_jobs(n_jobs)
     if quick:
         return Params(
             True,

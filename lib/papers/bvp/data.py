@@ -13,7 +13,7 @@ states about its own measurements is returned as findings (:mod:`.findings`).
 This is the lowest module of the paper: every other one builds on it.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.preprocessing import StandardScaler
@@ -21,6 +21,7 @@ from sklearn.preprocessing import StandardScaler
 from compendium.reporting import MIN_DRAWS
 from dimred import datasets
 from dimred.datasets.synthetic import ordinal_gaussians, ordinal_swiss_rolls
+from dimred.utils.parallel import available_cores, resolve_n_jobs
 
 __all__ = [
     "PAPER",
@@ -88,8 +89,8 @@ class Params:
     seed : int
         Seeds the synthetic data, t-SNE, MDS and the 5-NN folds of the run
         the figures show; draw ``k`` uses ``seed + k``.
-    n_jobs : int or None
-        joblib workers.
+    n_jobs : int
+        Local workers of the sweeps (default: every available core).
     perplexities : tuple of float
         t-SNE perplexities swept (the paper's 40 and 30 included).
     n_draws : int
@@ -104,7 +105,7 @@ class Params:
 
     quick: bool = False
     seed: int = 0
-    n_jobs: int | None = 2
+    n_jobs: int = field(default_factory=available_cores)
     perplexities: tuple = (5, 10, 20, 30, 40, 50)
     n_draws: int = MIN_DRAWS
     sensitivity_seeds: tuple = (0, 1, 2)
@@ -116,8 +117,9 @@ class Params:
         return tuple(self.seed + k for k in range(self.n_draws))
 
 
-def params(quick=False, *, seed=0, n_jobs=2):
+def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
+    n_jobs = resolve_n_jobs(n_jobs)
     if quick:
         return Params(
             True,

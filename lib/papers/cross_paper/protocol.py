@@ -20,7 +20,7 @@ and of its web page are indexed, and no repository holds them): the league table
 no published number beside ours, and a ``not_reproducible`` row says so.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,7 @@ from compendium.reporting import (
 from dimred import datasets
 from dimred.datasets import ORCA_HOLDOUT_DATASETS
 from dimred.metrics.comparison import average_ranks
+from dimred.utils.parallel import available_cores, resolve_n_jobs
 
 from ..bvp import data as bvp
 from ..metrical_importance import data as metrical
@@ -109,8 +110,9 @@ class Params:
     seed : int
         Seeds the car and USPS partitions, the MovieLens users, the folds, every
         stochastic map and draw, and the forests.
-    n_jobs : int or None
-        joblib workers (or a dask cluster: :func:`dimred.utils.parallel.use_scheduler`).
+    n_jobs : int
+        Local workers (default: every available core), or a dask cluster:
+        :func:`dimred.utils.parallel.use_scheduler`.
     league_datasets : tuple of str
         Datasets of the league table.
     n_partitions : int
@@ -135,7 +137,7 @@ class Params:
 
     quick: bool = False
     seed: int = 0
-    n_jobs: int | None = 2
+    n_jobs: int = field(default_factory=available_cores)
     league_datasets: tuple = LEAGUE_DATASETS
     n_partitions: int = 30
     n_users: int = 10
@@ -148,8 +150,9 @@ class Params:
     mixed: tuple = tuple(metrical.DATASETS)
 
 
-def params(quick=False, *, seed=0, n_jobs=2):
+def params(quick=False, *, seed=0, n_jobs=None):
     """The full or quick parameter set."""
+    n_jobs = resolve_n_jobs(n_jobs)
     if quick:
         small = ("contact-lenses", "pasture", "squash-stored")
         return Params(

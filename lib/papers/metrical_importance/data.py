@@ -31,7 +31,7 @@ those that depend on the forests' seeds are measured over every seed of
 the full run).
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -40,7 +40,7 @@ from compendium.published import source
 from compendium.reporting import MIN_DRAWS, reproduction_row
 from dimred import datasets
 from dimred.importance import MetricalImportance, forest_importances
-from dimred.utils.parallel import run_tasks
+from dimred.utils.parallel import available_cores, resolve_n_jobs, run_tasks
 
 __all__ = [
     "DATA",
@@ -113,8 +113,8 @@ class Params:
         Seeds the forests, their permutations, SHAP's row sample, the 80/20
         split and the classifiers' runs; seed ``seed + k`` gives the ``k``-th
         set of random importances.
-    n_jobs : int or None
-        joblib workers.
+    n_jobs : int
+        Local workers of the sweeps (default: every available core).
     n_estimators : int
         Trees of the importance forest (R ``randomForest``'s default 500).
     shap_rows : int or None
@@ -130,7 +130,7 @@ class Params:
 
     quick: bool = False
     seed: int = 0
-    n_jobs: int | None = 2
+    n_jobs: int = field(default_factory=available_cores)
     n_estimators: int = 500
     shap_rows: int | None = 1000
     n_rf_runs: int = 100
@@ -143,7 +143,7 @@ class Params:
         return tuple(self.seed + k for k in range(self.n_seeds))
 
 
-def params(quick=False, *, seed=0, n_jobs=2, n_rf_runs=None):
+def params(quick=False, *, seed=0, n_jobs=None, n_rf_runs=None):
     """The full (paper) or quick parameter set; ``n_rf_runs`` overrides the runs per point.
 
     The full set computes the random importances for ten seeds
@@ -152,6 +152,7 @@ def params(quick=False, *, seed=0, n_jobs=2, n_rf_runs=None):
     and "rf" orders only) runs the whole notebook in well under a minute; its
     findings say that they rest on fewer seeds.
     """
+    n_jobs = resolve_n_jobs(n_jobs)
     if quick:
         chosen = Params(True, seed, n_jobs, 100, 100, 1, 2, ("pca", "rf"))
     else:

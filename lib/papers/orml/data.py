@@ -8,13 +8,14 @@ quick set; :func:`load_data` loads the three datasets and :func:`data_artefacts`
 sets them beside the paper's (the 11,000-image USPS is not obtainable).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from compendium.reporting import Artefacts, reproduction_row
 from dimred import datasets
+from dimred.utils.parallel import available_cores, resolve_n_jobs
 
 from .findings import MOVIELENS, UMIST, USPS
 from .methods import C_GRID, CV_FOLDS
@@ -47,8 +48,8 @@ class Params:
         The quick parameter set: 3 users, 2 repetitions per USPS size, small grids.
     seed : int
         Seeds the users, the splits, the folds and ORML/M's start.
-    n_jobs : int or None
-        joblib workers.
+    n_jobs : int
+        Local workers of the sweeps (default: every available core).
     n_users : int
         MovieLens users (Table 1: 10).
     usps_sizes : tuple of int
@@ -68,7 +69,7 @@ class Params:
 
     quick: bool = False
     seed: int = 0
-    n_jobs: int | None = 2
+    n_jobs: int = field(default_factory=available_cores)
     n_users: int = 10
     usps_sizes: tuple = USPS_SIZES
     repetitions: int = USPS_REPETITIONS
@@ -83,8 +84,9 @@ class Params:
         return {"c_grid": self.c_grid, "cv_folds": self.cv_folds}
 
 
-def params(quick=False, *, seed=0, n_jobs=2):
+def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
+    n_jobs = resolve_n_jobs(n_jobs)
     if quick:
         return Params(True, seed, n_jobs, 3, USPS_SIZES, 2, (1e-2, 1.0, 1e2), 3, (3, 5), 2)
     return Params(False, seed, n_jobs)

@@ -12,7 +12,7 @@ The choices the paper leaves open are documented in :mod:`.toy` (maps, ``k``),
 :mod:`.usps` (1-NN protocol) and in :class:`Params`.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from compendium.published import source
 from compendium.reporting import reproduction_row
 from dimred import datasets
 from dimred.datasets.synthetic import relevance_set1, relevance_set2, relevance_set3
+from dimred.utils.parallel import available_cores, resolve_n_jobs
 
 from .toy import tsne_map
 from .usps import loo_error
@@ -58,8 +59,8 @@ class Params:
         The quick parameter set (tests, ``make figures QUICK=1``).
     seed : int
         Seeds the synthetic sets, every map and the USPS draws (draw ``r``: ``seed + r``).
-    n_jobs : int or None
-        joblib workers (sensitivity variants, USPS draws).
+    n_jobs : int
+        Local workers (sensitivity variants, USPS draws; default: every available core).
     gamma, delta : float
         The paper's NeRV weight and penalty (0.5 and 1).
     set1_ks : tuple of int
@@ -96,7 +97,7 @@ class Params:
 
     quick: bool = False
     seed: int = 0
-    n_jobs: int | None = 2
+    n_jobs: int = field(default_factory=available_cores)
     gamma: float = 0.5
     delta: float = 1.0
     set1_ks: tuple = tuple(range(2, 58, 2))
@@ -115,8 +116,9 @@ class Params:
     test_size: float = 0.5
 
 
-def params(quick=False, *, seed=0, n_jobs=2):
+def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
+    n_jobs = resolve_n_jobs(n_jobs)
     if quick:
         return Params(
             True,
