@@ -21,10 +21,11 @@ processes it started (joblib's):
   the kernel alone.
 
 The machine (cores, CPU, memory, BLAS and its core type, Python) and the run's local
-workers (``n_jobs``) are recorded in every row, so that a ledger read elsewhere says
-where it came from. The tasks of every sweep are recorded too (:meth:`CostLedger.task_frame`,
-``tasks.csv``): for each, in the order it was sent, its seconds and the worker that ran
-it; :mod:`compendium.scaling` replays them on other numbers of workers.
+workers (``n_jobs``, the most any of its sweeps ran on) are recorded in every row, so
+that a ledger read elsewhere says where it came from. The tasks of every sweep are
+recorded too (:meth:`CostLedger.task_frame`, ``tasks.csv``): for each, in the order it
+was sent, its seconds and the worker that ran it; :mod:`compendium.scaling` replays
+them on other numbers of workers.
 """
 
 import json
@@ -141,14 +142,12 @@ class CostLedger:
                     | {"worker": task["worker"]}
                 )
 
-    def frame(self, n_jobs=None):
+    def frame(self):
         """The ledger as a table: :data:`COLUMNS`, then ``machine``, ``cores`` and
-        ``n_jobs``: the run's local workers as given, else the most workers any of its
-        sweeps ran on (none: blank)."""
+        ``n_jobs``: the most workers any of the run's sweeps ran on (none: blank)."""
         text, cores = machine()
         frame = pd.DataFrame(self.rows, columns=list(COLUMNS))
-        if n_jobs is None and self.task_rows:
-            n_jobs = max(row["workers"] for row in self.task_rows)
+        n_jobs = max((row["workers"] for row in self.task_rows), default=None)
         return frame.assign(machine=text, cores=cores, n_jobs=n_jobs)
 
     def task_frame(self):

@@ -429,9 +429,6 @@ class Report:
         ``figures/<paper>`` (or a quick run's folder).
     display : bool, default=True
         Show every table and figure inline (in IPython) as it is written.
-    n_jobs : int, optional
-        The local workers the run's sweeps use, recorded in ``cost.csv`` (default: the
-        most workers any of its sweeps ran on).
 
     Attributes
     ----------
@@ -441,10 +438,9 @@ class Report:
         the step's sweeps to ``tasks.csv``.
     """
 
-    def __init__(self, output_dir, display=True, n_jobs=None):
+    def __init__(self, output_dir, display=True):
         self.output_dir = Path(output_dir)
         self.display = display
-        self.n_jobs = n_jobs
         self.rows = []
         self.findings = []
         self.ledger = CostLedger()
@@ -484,7 +480,7 @@ class Report:
         return the count of rows per artefact and status."""
         frame = write_reproduction(self.rows, self.output_dir)
         write_findings(self.findings, self.output_dir, "notebook")
-        write_table(self.ledger.frame(self.n_jobs), self.output_dir / "cost", False, COST_DATA)
+        write_table(self.ledger.frame(), self.output_dir / "cost", False, COST_DATA)
         write_table(self.ledger.task_frame(), self.output_dir / "tasks", False, COST_DATA)
         summary = frame.groupby("artifact")["status"].value_counts().unstack(fill_value=0)
         self._display(summary)

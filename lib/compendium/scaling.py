@@ -52,7 +52,7 @@ import pandas as pd
 from . import paths
 from .pages import RUNNING_PAGE, _pages, _refresh_block
 from .plotting import savefig
-from .reporting import write_table
+from .reporting import COST_DATA, write_table
 
 __all__ = [
     "WORKERS",
@@ -68,10 +68,6 @@ __all__ = [
 
 #: Numbers of workers (cores, or dask workers) the table predicts.
 WORKERS = (1, 2, 4, 8, 16, 32, 64)
-#: Data label of the tables: the ledgers of runs on this machine.
-DATA = "mixed (every data set of the run)"
-#: Data label of the AwA2 rows: the protocol's predicted operations at AwA2's size.
-AWA2_DATA = "mixed (make bench on the AwA2-shaped set; this run's timings scaled)"
 #: Markers of the generated block of ``docs/running.md``.
 BEGIN, END = "<!-- scaling:begin -->", "<!-- scaling:end -->"
 
@@ -149,13 +145,16 @@ def predict(cost, tasks, workers):
 
 
 def _ledgers(figures_dir):
-    """``{paper: (cost, tasks)}`` for every paper whose ledger has its tasks."""
+    """``{paper: (cost, tasks)}`` for every paper whose ledger has its tasks (a run
+    without a sweep has no workers to scale)."""
     found = {}
     for paper in paths.paper_keys():
         folder = Path(figures_dir) / paper
         if (folder / "tasks.csv").exists() and (folder / "cost.csv").exists():
             cost = pd.read_csv(folder / "cost.csv")
-            found[paper] = (cost, pd.read_csv(folder / "tasks.csv", keep_default_na=False))
+            if cost["n_jobs"].notna().any():
+                tasks = pd.read_csv(folder / "tasks.csv", keep_default_na=False)
+                found[paper] = (cost, tasks)
     return found
 
 
@@ -349,15 +348,17 @@ def write(figures_dir, measured_dir=None, docs=None):
     table = scaling_table(figures_dir)
     if table.empty:
         return table
-    write_table(table, figures_dir / "scaling", False, DATA)
+    write_table(table, figures_dir / "scaling", False, COST_DATA)
     protocol = figures_dir / "awa2_dr_survey" / "cost_protocol.csv"
-    awa2 = awa2_full_size(pd.read_csv(protocol)) if protocol.exists() else None
-    if awa2 is not None:
-        write_table(awa2, figures_dir / "scaling_awa2", False, AWA2_DATA)
+    awa2 = None
+    if protocol.exists():  # the rows say which data their predictions came from
+        operations = pd.read_csv(protocol)
+        awa2 = awa2_full_size(operations)
+        write_table(awa2, figures_dir / "scaling_awa2", False, operations["data"].iloc[0])
     checked = None
     if measured_dir is not None and Path(measured_dir).is_dir():
         checked = check(figures_dir, measured_dir)
-        write_table(checked, figures_dir / "scaling_check", False, DATA)
+        write_table(checked, figures_dir / "scaling_check", False, COST_DATA)
     savefig(plot(table, awa2), figures_dir / "scaling")
     _, docs = _pages(figures_dir, os.devnull, docs)
     if docs is not None:

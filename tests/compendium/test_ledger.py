@@ -57,7 +57,7 @@ def _sleep(seconds):
 def test_the_tasks_of_every_sweep_are_recorded_in_sending_order(tmp_path):
     """Each task's seconds (measured in the worker), its worker and its place in the
     sending order (costliest first), per step; the step's time in sweeps."""
-    report = Report(tmp_path, display=False, n_jobs=2)
+    report = Report(tmp_path, display=False)
     report.show(Artefacts())
     sleeps = [0.05, 0.3, 0.1, 0.2]
     assert run_tasks(_sleep, [(s,) for s in sleeps], "sleeps", 2, False, costs=sleeps) == sleeps
