@@ -79,7 +79,7 @@
 quick = False
 output_dir = "../figures/awa2_dr_survey"
 seed = 0
-n_jobs = 2
+n_jobs = None  # workers; None: every core this process may use
 
 # %%
 from compendium.plotting import use_style

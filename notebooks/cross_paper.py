@@ -56,7 +56,7 @@
 quick = False
 output_dir = "../figures/cross_paper"
 seed = 0
-n_jobs = 2
+n_jobs = None  # workers; None: every core this process may use
 
 # %%
 from compendium.plotting import use_style

@@ -39,7 +39,7 @@
 quick = False
 output_dir = "../figures/metrical_importance"
 seed = 0
-n_jobs = 2
+n_jobs = None  # workers; None: every core this process may use
 n_rf_runs = None  # random-forest runs per curve point; None: 100 (the paper's), 1 when quick
 
 # %%

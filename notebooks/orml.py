@@ -72,7 +72,7 @@
 quick = False
 output_dir = "../figures/orml"
 seed = 0
-n_jobs = 2
+n_jobs = None  # workers; None: every core this process may use
 
 # %%
 from compendium.plotting import use_style

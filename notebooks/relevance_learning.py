@@ -63,7 +63,7 @@
 quick = False
 output_dir = "../figures/relevance_learning"
 seed = 0
-n_jobs = 2
+n_jobs = None  # workers; None: every core this process may use
 
 # %%
 from compendium.plotting import use_style

@@ -43,7 +43,6 @@ against measured runs) and the figure ``figures/scaling.png``; for the repositor
 
 import argparse
 import heapq
-import os
 from pathlib import Path
 
 import numpy as np
@@ -290,10 +289,10 @@ def summary_sentence(table, awa2=None, workers=(16, 64)):
     whole = table[table["paper"] == "compendium"].set_index("workers")
     own = int(whole["measured_workers"].iloc[0])
     parts = [
-        f"The whole compendium took {_minutes(whole.loc[own, 'measured_min'])} on {own} cores "
+        f"The whole compendium took {_minutes(whole.loc[own, 'measured_min'])} on {own} cores"
         if pd.notna(whole.loc[own, "measured_min"])
         else f"The whole compendium is predicted at {_minutes(whole.loc[own, 'predicted_min'])} "
-        f"on {own} cores "
+        f"on {own} cores"
     ]
     parts.append(
         "; the scaling model (`compendium.scaling`: its measured tasks replayed on more "
@@ -339,11 +338,11 @@ def render(table, awa2=None, checked=None):
     return "\n".join(lines).rstrip()
 
 
-def write(figures_dir, measured_dir=None, docs=None):
+def write(figures_dir, measured_dir=None, docs=None, readme=None):
     """Write ``scaling.csv``, ``scaling_awa2.csv``, ``scaling_check.csv`` (with
-    ``measured_dir``) and ``scaling.png`` into ``figures_dir`` and refresh the block of
-    the book's page (``docs``: by default the compendium's, for its own ``figures/``);
-    return the table."""
+    ``measured_dir``) and ``scaling.png`` into ``figures_dir``, refresh the block of the
+    book's page (``docs``) and the README's sentence (:func:`summary_sentence`; both by
+    default the compendium's, for its own ``figures/``); return the table."""
     figures_dir = Path(figures_dir)
     table = scaling_table(figures_dir)
     if table.empty:
@@ -360,7 +359,9 @@ def write(figures_dir, measured_dir=None, docs=None):
         checked = check(figures_dir, measured_dir)
         write_table(checked, figures_dir / "scaling_check", False, COST_DATA)
     savefig(plot(table, awa2), figures_dir / "scaling")
-    _, docs = _pages(figures_dir, os.devnull, docs)
+    readme, docs = _pages(figures_dir, readme, docs)
+    if readme is not None:
+        _refresh_block(readme, BEGIN, END, summary_sentence(table, awa2))
     if docs is not None:
         _refresh_block(docs / RUNNING_PAGE, BEGIN, END, render(table, awa2, checked))
     return table

@@ -27,7 +27,7 @@
 quick = False
 output_dir = "../figures/PAPER_NAME"
 seed = 0
-n_jobs = 2
+n_jobs = None  # workers; None: every core this process may use
 
 # %%
 from compendium.plotting import use_style

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from sklearn.datasets import make_classification
 
+from compendium.run_settings import validates_run_settings
 from dimred.utils.parallel import available_cores, resolve_n_jobs
 
 __all__ = ["DATA", "PAPER", "Params", "load_data", "params"]
@@ -37,6 +38,7 @@ class Params:
     n_samples: int = 1000
 
 
+@validates_run_settings()
 def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
     n_jobs = resolve_n_jobs(n_jobs)

@@ -56,3 +56,17 @@ def test_readme_links_resolve_and_the_long_blocks_moved_to_the_book():
         assert marker not in text, f"{marker} belongs to the book's pages (docs/)"
     for page in ("findings.md", "running.md", "determinism.md", "data.md", "using.md"):
         assert f"(docs/{page})" in text, f"the README does not point to docs/{page}"
+
+
+def test_readme_scaling_sentence_is_the_committed_model():
+    """The README's cluster paragraph states what the scaling model predicts from the
+    committed ledgers (``python -m compendium.scaling`` refreshes it)."""
+    import pandas as pd
+
+    from compendium import scaling
+
+    awa2 = scaling.awa2_full_size(
+        pd.read_csv(paths.FIGURES_DIR / "awa2_dr_survey" / "cost_protocol.csv")
+    )
+    expected = scaling.summary_sentence(scaling.scaling_table(paths.FIGURES_DIR), awa2)
+    assert readme_block(README.read_text(), scaling.BEGIN, scaling.END) == expected

@@ -10,15 +10,21 @@ from dimred.datasets.synthetic import relevance_set2, relevance_set3
 from dimred.manifold import FisherTSNE
 from dimred.manifold.fisher_paths import fisher_distances, fisher_neighbors
 from papers.relevance_learning import set1
-from papers.relevance_learning.data import PAPER
+from papers.relevance_learning.data import PAPER, Params
 from papers.relevance_learning.rankings import (
     agrees,
     format_ranking,
     parse_ranking,
     ranking_of,
 )
-from papers.relevance_learning.toy import neighbourhoods, table1_cells
-from papers.relevance_learning.usps import draw_indices, loo_error, split_error
+from papers.relevance_learning.toy import neighbourhoods, table1_cells, tsne_map
+from papers.relevance_learning.usps import (
+    draw_indices,
+    loo_error,
+    reading_errors,
+    split_error,
+    usps_draws,
+)
 
 
 # ----------------------------------------------------------------------------- rankings
@@ -98,6 +104,29 @@ def test_draws_are_stratified_seeded_and_distinct():
     assert np.bincount(target[first]).tolist() == [10] * 4
     np.testing.assert_array_equal(first, draw_indices(target, 10, seed=0))
     assert not np.array_equal(first, draw_indices(target, 10, seed=1))
+
+
+def test_usps_draw_tasks_reassemble_into_the_tables_rows():
+    """Each draw is three tasks (two readings and t-SNE(X)); the table puts them back in order."""
+    rng = np.random.default_rng(3)
+    y = np.repeat(np.arange(3), 30)
+    X = rng.normal(size=(90, 6)) + 2.0 * np.eye(6)[y]
+    p = Params(usps_per_class=12, usps_draws=2, usps_nerv=(("max_iter", 20),), n_jobs=1)
+    errors, extras = usps_draws(X, y, p, progress=False)
+    assert list(errors) == ["draw_0", "draw_1"]
+    spaces = ["X", "t-SNE(X)", "F-t-SNE(X)"] + ["X_lambda", "t-SNE(X_lambda)"] * 2
+    assert errors.index.get_level_values("space").tolist() == spaces * 2
+    assert errors.index.get_level_values("reading").tolist() == ["paper"] * 7 + ["leak_free"] * 7
+    index = draw_indices(y, 12, p.seed + 1)
+    tsne = tsne_map(X[index], p.usps_perplexity, p.seed + 1)
+    assert errors.loc[("paper", "t-SNE(X)", ""), "draw_1"] == loo_error(tsne, y[index])
+    alone, relevances, fits, fisher_map = reading_errors(X, y, 1, "leak_free", p)
+    for (space, neighbourhood), error in alone.items():
+        assert errors.loc[("leak_free", space, neighbourhood), "draw_1"] == error
+    large = extras[1]["relevances"]["leak_free", "large"]
+    np.testing.assert_array_equal(large, relevances["large"])
+    assert extras[1]["fits"]["reading"].tolist() == ["paper"] * 2 + ["leak_free"] * 2
+    np.testing.assert_array_equal(extras[1]["y"], y[index])
 
 
 # ----------------------------------------------------------------------------- no label leak

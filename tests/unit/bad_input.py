@@ -26,8 +26,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.svm import SVC
 
 import dimred
+from papers.awa2_dr_survey.svc import ovo_predict
+from papers.metrical_importance.forest import forest_proba
 
 N, P = 60, 4
 
@@ -162,6 +166,8 @@ class Method:
     ``y`` do not apply. ``label_order=True``: the result follows the sorted order of the
     class labels (rows of class centres, a tie rule to the smallest label), so labels
     renamed out of that order (strings) give another, equally right, result.
+    ``reference``: for a helper that promises another library's result, that result
+    (``reference(X, y)``); every result must then equal it, on any input.
     """
 
     run: object
@@ -169,6 +175,7 @@ class Method:
     supervised: bool = True
     uses_x: bool = True
     label_order: bool = False
+    reference: object = None
 
     def agree(self, result, clean):
         result, clean = np.asarray(result), np.asarray(clean)
@@ -292,6 +299,28 @@ METHODS = {
 }
 
 
+def _svc(X, y):
+    return SVC(kernel="linear").fit(X, y)
+
+
+def _forest(X, y):
+    return RandomForestClassifier(10, random_state=0, n_jobs=1).fit(X, y)
+
+
+#: The papers' helpers a notebook user calls with data of their own, each held to the
+#: library result it promises (``SVC.predict``, ``RandomForestClassifier.predict_proba``).
+METHODS |= {
+    "ovo_predict": Method(
+        lambda X, y: ovo_predict(_svc(X, y), X), "labels",
+        reference=lambda X, y: _svc(X, y).predict(X),
+    ),
+    "forest_proba": Method(
+        lambda X, y: forest_proba(X, y, X, random_state=0, n_estimators=10), "values",
+        reference=lambda X, y: _forest(X, y).predict_proba(X),
+    ),
+}  # fmt: skip
+
+
 def _of_labels(name):
     """A metric of an embedding and its labels, on ``(X, y)`` (``X`` is the embedding)."""
     return lambda X, y: getattr(dimred.metrics, name)(X, y)
@@ -343,6 +372,8 @@ def cell(method_name, input_name):
         return ("clear error" if named else "obscure error"), _short(error)
     except Exception as error:  # noqa: BLE001 - any other exception is the finding
         return "obscure error", _short(error)
+    if method.reference is not None:
+        return _against_reference(method, Xb, yb, result)
     renamed = method.label_order and input_name in RENAMING
     check = _finite if (method.kind == "finite" or renamed) and case.check is _same else case.check
     if not method.uses_x and check is None:
@@ -352,10 +383,22 @@ def cell(method_name, input_name):
     return "garbage", _describe(result)
 
 
-def _run(method, X, y):
+def _run(method, X, y, run=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return method.run(X, y)
+        return (run or method.run)(X, y)
+
+
+def _against_reference(method, X, y, result):
+    """A helper's result on ``(X, y)`` against its reference's: equal, or garbage (also
+    where the reference refuses what the helper accepted)."""
+    try:
+        expected = _run(method, X, y, method.reference)
+    except Exception as error:  # noqa: BLE001 - a refusal of any kind
+        return "garbage", f"its reference refuses it ({_short(error)})"
+    if np.array_equal(np.asarray(result), np.asarray(expected)):
+        return "result", "equal to its reference"
+    return "garbage", f"{_describe(result)}, its reference {_describe(expected)}"
 
 
 def _short(error):

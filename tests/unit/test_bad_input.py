@@ -45,7 +45,7 @@ NOT_OF_DATA = {"average_ranks", "friedman_test", "nemenyi_cd", "nemenyi_groups",
 def test_every_public_method_is_in_the_matrix():
     assert set(dimred.__all__) - LOADERS <= set(METHODS)
     assert set(dimred.metrics.__all__) - NOT_OF_DATA <= set(METHODS)
-    assert "Autoencoder" in METHODS
+    assert {"Autoencoder", "ovo_predict", "forest_proba"} <= set(METHODS)
 
 
 @pytest.mark.slow
@@ -87,6 +87,20 @@ def test_the_matrix_tells_garbage_from_a_right_result():
     try:
         assert cell("broken", "X × 1e-200")[0] == "garbage"
         assert cell("broken", "X × 1e200")[0] == "result"
+    finally:
+        del METHODS["broken"]
+
+
+def test_a_helper_that_departs_from_its_reference_is_garbage():
+    """The harness: a helper held to a reference must return the reference's result."""
+    from bad_input import Method
+
+    METHODS["broken"] = Method(
+        lambda X, y: np.zeros(len(X)), "labels", reference=lambda X, y: np.asarray(y)
+    )
+    try:
+        assert cell("broken", "labels 1/5/9")[0] == "garbage"
+        assert cell("forest_proba", "labels 1/5/9") == ("result", "equal to its reference")
     finally:
         del METHODS["broken"]
 

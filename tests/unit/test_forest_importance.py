@@ -105,13 +105,11 @@ def test_importances_do_not_depend_on_the_scale_and_bad_input_is_refused():
     assert np.isfinite(forest_importances(X[[0, -1]], y[[0, -1]], **options).to_numpy()).all()
 
 
-@pytest.mark.parametrize("shap_rows", [0, -5, 2.5, True])
+@pytest.mark.parametrize("shap_rows", [0, -5, 2.5, "3"])
 def test_shap_rows_that_name_no_rows_are_refused(informative, shap_rows):
     # Before: 0 gave an all-NaN Shapley column, -5 NumPy's "Negative dimensions".
     X, y = informative
-    with pytest.raises(
-        ValueError, match=r"shap_rows=.* must be None \(every row\) or a positive int"
-    ):
+    with pytest.raises(ValueError, match="'shap_rows' parameter of forest_importances"):
         forest_importances(X, y, n_estimators=5, random_state=0, shap_rows=shap_rows)
 
 

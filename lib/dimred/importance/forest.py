@@ -39,6 +39,7 @@ from joblib import Parallel, delayed
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_X_y
 
 from ..utils.validation import is_constant
@@ -194,6 +195,17 @@ def _abs_shap_sum(explainer, block):
     return np.abs(values).sum(axis=0).mean(axis=-1)
 
 
+@validate_params(
+    {
+        "X": "no_validation",
+        "y": "no_validation",
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
+        "shap_rows": [Interval(Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, shap_rows=None):
     """The four comparison importances of Section 4 from one forest.
 
@@ -244,7 +256,6 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
     >>> importances.idxmax().tolist()
     [0, 0, 0, 0]
     """
-    _check_shap_rows(shap_rows)
     X, y = _check_input(X, y)
     rng = check_random_state(random_state)
     seed = rng.randint(np.iinfo(np.int32).max)
@@ -253,8 +264,8 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
     if np.isnan(decrease).all(axis=(0, 2)).any():
         raise ValueError(
             f"forest_importances: with {X.shape[0]} samples some class is never out of bag in "
-            f"{n_estimators} trees, so no permutation importance can be measured; more samples "
-            "per class are needed."
+            f"n_estimators={n_estimators} trees, so no permutation importance can be measured; "
+            "more trees or more samples per class are needed."
         )
     mean = np.nanmean(decrease, axis=0)
     counts = np.sum(~np.isnan(decrease), axis=0)
@@ -275,17 +286,6 @@ def forest_importances(X, y, n_estimators=500, random_state=None, n_jobs=None, s
             "shapley": shapley_importance(forest, X[rows], n_jobs=n_jobs),
         }
     )
-
-
-def _check_shap_rows(shap_rows):
-    """Refuse a ``shap_rows`` that names no rows: 0 explained none (an all-NaN column)."""
-    if shap_rows is None:
-        return
-    if isinstance(shap_rows, bool) or not isinstance(shap_rows, Integral) or shap_rows < 1:
-        raise ValueError(
-            f"forest_importances: shap_rows={shap_rows!r} must be None (every row) or a "
-            "positive int (the number of rows whose Shapley values are averaged)."
-        )
 
 
 def _check_input(X, y):

@@ -21,12 +21,19 @@ their average ranks differ by at least the critical difference
 freedom divided by ``sqrt(2)`` (Demšar's Table 5a).
 """
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.stats import chi2, f, rankdata, studentized_range
+from sklearn.utils._param_validation import Interval, validate_params
 
 __all__ = ["FriedmanResult", "average_ranks", "friedman_test", "nemenyi_cd", "nemenyi_groups"]
 
 
+@validate_params(
+    {"scores": ["array-like"], "higher_is_better": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
 def average_ranks(scores, higher_is_better=False):
     """Rank the methods on every dataset and average the ranks.
 
@@ -109,6 +116,10 @@ class FriedmanResult:
         )
 
 
+@validate_params(
+    {"scores": ["array-like"], "higher_is_better": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
 def friedman_test(scores, higher_is_better=False):
     """Friedman's test that all methods perform alike (Demšar 2006, Sect. 3.2.2).
 
@@ -142,13 +153,25 @@ def friedman_test(scores, higher_is_better=False):
     return FriedmanResult(mean_ranks, ranks.shape[0])
 
 
+@validate_params(
+    {
+        "n_methods": [Interval(Integral, 2, None, closed="left")],
+        "n_datasets": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def nemenyi_cd(n_methods, n_datasets, alpha=0.05):
     """The Nemenyi critical difference of average ranks (Demšar 2006, Sect. 3.2.2).
 
     Parameters
     ----------
-    n_methods, n_datasets : int
+    n_methods : int
+        At least 2.
+    n_datasets : int
+        At least 1.
     alpha : float, default=0.05
+        Significance level, in (0, 1).
 
     Returns
     -------
@@ -165,12 +188,14 @@ def nemenyi_cd(n_methods, n_datasets, alpha=0.05):
     >>> round(nemenyi_cd(3, 6, alpha=0.1), 2)
     1.18
     """
-    if n_methods < 2 or n_datasets < 1:
-        raise ValueError("the critical difference needs at least two methods and one dataset.")
     q_alpha = studentized_range.ppf(1 - alpha, n_methods, np.inf) / np.sqrt(2)
     return float(q_alpha * np.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets)))
 
 
+@validate_params(
+    {"mean_ranks": ["array-like"], "cd": [Interval(Real, 0, None, closed="left")]},
+    prefer_skip_nested_validation=True,
+)
 def nemenyi_groups(mean_ranks, cd):
     """The maximal groups of methods whose average ranks lie within ``cd`` of each other
     (the bars of a critical-difference diagram).
@@ -179,6 +204,7 @@ def nemenyi_groups(mean_ranks, cd):
     ----------
     mean_ranks : array-like of shape (n_methods,)
     cd : float
+        The critical difference (:func:`nemenyi_cd`), non-negative.
 
     Returns
     -------

@@ -50,9 +50,11 @@ their ranking is then the index order inside each tie.
 
 import numbers
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils import check_array
+from sklearn.utils._param_validation import Interval, validate_params
 
 from ..utils.graphs import knn_distances
 from ..utils.ranks import crossed_ranks, neighbour_ranks
@@ -172,6 +174,14 @@ def _cumulated(counts, n):
     return np.cumsum(counts) / (n * np.arange(1, counts.size + 1))
 
 
+@validate_params(
+    {
+        "X": "no_validation",
+        "Y": "no_validation",
+        "max_k": [Interval(Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def coranking_quality(X, Y, max_k=None):
     """Neighbourhood quality ``Q_k(X, Y)`` for every ``k = 1 .. max_k``.
 
@@ -296,6 +306,14 @@ def rnx_auc(rnx):
     return float(np.dot(rnx, weights) / weights.sum())
 
 
+@validate_params(
+    {
+        "X": "no_validation",
+        "Y": "no_validation",
+        "max_k": [Interval(Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def rnx_curve(X, Y, max_k=None):
     """``R_NX(k)`` for ``k = 1 .. max_k`` and its area under a log-scaled ``k`` axis.
 

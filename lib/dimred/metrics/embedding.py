@@ -26,10 +26,12 @@ for the measures of order.
 """
 
 import warnings
+from numbers import Integral
 
 import numpy as np
 from scipy.stats import spearmanr
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_array, check_consistent_length
 
 from ..utils.graphs import _binary_scaled
@@ -102,6 +104,16 @@ def knn_vote(X, codes, queries=None, n_neighbors=1):
     return np.concatenate(predicted)
 
 
+@validate_params(
+    {
+        "Z": "no_validation",
+        "y": "no_validation",
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_splits": [Interval(Integral, 2, None, closed="left")],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def knn_accuracy(Z, y, n_neighbors=5, n_splits=5, random_state=0):
     """Class separation: stratified cross-validated k-NN accuracy in the embedding.
 
@@ -245,6 +257,19 @@ def within_class_share(Z, y):
     return float(within / total)
 
 
+#: The parameter constraints of the neighbourhood scores (the upper bound of
+#: ``n_neighbors``, ``n_samples - 1``, is checked against the data).
+_validate_neighbourhood = validate_params(
+    {
+        "X": "no_validation",
+        "Z": "no_validation",
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
+
+
+@_validate_neighbourhood
 def trustworthiness(X, Z, n_neighbors=5):
     """Trustworthiness (Venna & Kaski): are the embedding's neighbours true neighbours?
 
@@ -271,6 +296,7 @@ def trustworthiness(X, Z, n_neighbors=5):
     return neighbourhood_scores(X, Z, n_neighbors)["trustworthiness"]
 
 
+@_validate_neighbourhood
 def continuity(X, Z, n_neighbors=5):
     """Continuity (Venna & Kaski): trustworthiness with the two spaces swapped.
 
@@ -289,6 +315,7 @@ def continuity(X, Z, n_neighbors=5):
     return neighbourhood_scores(X, Z, n_neighbors)["continuity"]
 
 
+@_validate_neighbourhood
 def neighbourhood_scores(X, Z, n_neighbors=5):
     """Within-class distribution kept: trustworthiness and continuity (from one
     :func:`~dimred.utils.ranks.crossed_ranks` of the two spaces).

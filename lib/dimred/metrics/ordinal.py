@@ -11,12 +11,17 @@ undefined as ``0 / 0``, is taken as 0.
 import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
+from sklearn.utils._param_validation import validate_params
 
 from ..utils.labels import check_ranks
 
 __all__ = ["neg_rank_mae", "ordinal_scores"]
 
 
+@validate_params(
+    {"y_true": "no_validation", "y_pred": "no_validation", "classes": ["array-like", None]},
+    prefer_skip_nested_validation=True,
+)
 def ordinal_scores(y_true, y_pred, classes=None):
     """MAE, MZE and Kendall's ``tau_b`` of ordinal predictions.
 

@@ -22,6 +22,7 @@ import numbers
 
 import numpy as np
 from joblib import Parallel, delayed
+from sklearn.utils._param_validation import Interval, validate_params
 from tqdm import tqdm
 
 from ..metrics.coranking import check_spaces, quality_from_neighbours
@@ -31,6 +32,21 @@ from ..utils.validation import is_constant
 __all__ = ["backward_relevance", "forward_relevance"]
 
 
+#: The parameter constraints of both selection schemes (each ``k`` is checked against the
+#: data's size inside).
+_validate_selection = validate_params(
+    {
+        "X": "no_validation",
+        "Y": "no_validation",
+        "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left"), "array-like"],
+        "n_jobs": [numbers.Integral, None],
+        "progress": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+
+
+@_validate_selection
 def forward_relevance(X, Y, n_neighbors, n_jobs=None, progress=False):
     """``Q_k(X|_l, Y)``: how well feature ``l`` alone reproduces the neighbourhoods of ``Y``.
 
@@ -69,6 +85,7 @@ def forward_relevance(X, Y, n_neighbors, n_jobs=None, progress=False):
     return _relevance(X, Y, n_neighbors, _alone, n_jobs, progress)
 
 
+@_validate_selection
 def backward_relevance(X, Y, n_neighbors, n_jobs=None, progress=False):
     """``Q_k(X|_{-l}, Y)``: the quality left when feature ``l`` is removed.
 

@@ -21,9 +21,11 @@ import os
 import socket
 import time
 import weakref
+from collections.abc import Iterable
 from numbers import Integral, Real
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
+from sklearn.utils._param_validation import Interval, validate_params
 from tqdm.auto import tqdm
 
 __all__ = [
@@ -65,6 +67,10 @@ def available_cores():
     return os.cpu_count() or 1
 
 
+@validate_params(
+    {"n_jobs": [Interval(Integral, 1, None, closed="left"), None]},
+    prefer_skip_nested_validation=True,
+)
 def resolve_n_jobs(n_jobs):
     """The number of local workers ``n_jobs`` asks for: None is every available core
     (:func:`available_cores`), a positive integer itself.
@@ -90,8 +96,6 @@ def resolve_n_jobs(n_jobs):
     """
     if n_jobs is None:
         return available_cores()
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral) or n_jobs < 1:
-        raise ValueError(f"n_jobs must be None (every core) or a positive integer, got {n_jobs!r}.")
     return int(n_jobs)
 
 
@@ -185,6 +189,17 @@ def _backend(client):
     return parallel_config(backend="dask", client=client)
 
 
+@validate_params(
+    {
+        "function": [callable],
+        "tasks": "no_validation",
+        "desc": [str],
+        "n_jobs": [Integral, None],
+        "progress": ["boolean"],
+        "costs": [Iterable, None],
+    },
+    prefer_skip_nested_validation=False,
+)
 def run_tasks(function, tasks, desc, n_jobs, progress=True, costs=None):
     """``[function(*task) for task in tasks]`` through joblib, with a progress bar.
 

@@ -25,6 +25,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 
 from compendium.reporting import Artefacts
+from compendium.run_settings import validates_run_settings
 from dimred import datasets
 from dimred.datasets import AWA2_SHAPE
 from dimred.datasets.registry import DataError
@@ -289,6 +290,7 @@ class Params:
         return device, self.ae_gpu_epochs if device.startswith("cuda") else self.ae_epochs
 
 
+@validates_run_settings()
 def params(quick=False, *, seed=0, n_jobs=None):
     """The full or quick parameter set."""
     n_jobs = resolve_n_jobs(n_jobs)

@@ -19,6 +19,8 @@ tied vote) and models fitted on sparse data.
 
 import numpy as np
 from scipy import sparse
+from sklearn.svm import SVC
+from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 __all__ = ["decision_bounds", "ovo_predict", "pair_weights"]
@@ -107,6 +109,7 @@ def _votes_alone(model):
     )
 
 
+@validate_params({"model": [SVC], "X": "no_validation"}, prefer_skip_nested_validation=True)
 def ovo_predict(model, X):
     """``model.predict(X)`` of a fitted ``SVC``, by matrix products for the linear kernel.
 

@@ -19,6 +19,7 @@ import numpy as np
 from sklearn.preprocessing import StandardScaler
 
 from compendium.reporting import MIN_DRAWS
+from compendium.run_settings import validates_run_settings
 from dimred import datasets
 from dimred.datasets.synthetic import ordinal_gaussians, ordinal_swiss_rolls
 from dimred.utils.parallel import available_cores, resolve_n_jobs
@@ -117,6 +118,7 @@ class Params:
         return tuple(self.seed + k for k in range(self.n_draws))
 
 
+@validates_run_settings()
 def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
     n_jobs = resolve_n_jobs(n_jobs)

@@ -34,6 +34,7 @@ from compendium.reporting import (
     listed,
     reproduction_row,
 )
+from compendium.run_settings import validates_run_settings
 from dimred import datasets
 from dimred.datasets import ORCA_HOLDOUT_DATASETS
 from dimred.metrics.comparison import average_ranks
@@ -150,6 +151,7 @@ class Params:
     mixed: tuple = tuple(metrical.DATASETS)
 
 
+@validates_run_settings()
 def params(quick=False, *, seed=0, n_jobs=None):
     """The full or quick parameter set."""
     n_jobs = resolve_n_jobs(n_jobs)

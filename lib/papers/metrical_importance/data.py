@@ -32,12 +32,15 @@ the full run).
 """
 
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import Interval
 
 from compendium.published import source
 from compendium.reporting import MIN_DRAWS, reproduction_row
+from compendium.run_settings import validates_run_settings
 from dimred import datasets
 from dimred.importance import MetricalImportance, forest_importances
 from dimred.utils.parallel import available_cores, resolve_n_jobs, run_tasks
@@ -143,6 +146,7 @@ class Params:
         return tuple(self.seed + k for k in range(self.n_seeds))
 
 
+@validates_run_settings(n_rf_runs=[Interval(Integral, 1, None, closed="left"), None])
 def params(quick=False, *, seed=0, n_jobs=None, n_rf_runs=None):
     """The full (paper) or quick parameter set; ``n_rf_runs`` overrides the runs per point.
 

@@ -55,10 +55,12 @@ engine (bank 3.9×, australian 7.5×, heart 13×, median over 5 seeds on 2 share
 """
 
 import warnings
+from numbers import Integral
 
 import numpy as np
 import sklearn
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_array, check_X_y
 
 try:  # scikit-learn's private tree builder: only its MIRRORED release is used
@@ -85,6 +87,17 @@ _fallback_warned = False
 ENGINES = ("compiled", "scikit-learn")
 
 
+@validate_params(
+    {
+        "X": "no_validation",
+        "y": "no_validation",
+        "X_test": "no_validation",
+        "random_state": [Interval(Integral, 0, 2**32 - 1, closed="both")],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "engine": [StrOptions(set(ENGINES))],
+    },
+    prefer_skip_nested_validation=True,
+)
 def forest_proba(X, y, X_test, random_state, n_estimators=100, engine="compiled"):
     """Class probabilities of ``RandomForestClassifier(random_state, n_jobs=1)``.
 
@@ -98,7 +111,7 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100, engine="compiled"
     X_test : array-like of shape (n_test, n_features)
         Rows to predict.
     random_state : int
-        The forest's seed (an integer: the result is a function of it).
+        The forest's seed, in ``[0, 2**32 - 1]`` (an integer: the result is a function of it).
     n_estimators : int, default=100
         Number of trees (scikit-learn's default).
     engine : {"compiled", "scikit-learn"}, default="compiled"
@@ -115,12 +128,6 @@ def forest_proba(X, y, X_test, random_state, n_estimators=100, engine="compiled"
         Mean of the trees' class frequencies at the leaves, columns in the order of
         ``np.unique(y)``: equal, bit for bit, to the forest's ``predict_proba``.
     """
-    if not isinstance(n_estimators, int | np.integer) or n_estimators < 1:
-        raise ValueError(f"n_estimators must be a positive integer; got {n_estimators!r}.")
-    if not isinstance(random_state, int | np.integer):
-        raise ValueError(f"random_state must be an integer seed; got {random_state!r}.")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}.")
     X, y = check_X_y(X, y, dtype=np.float32)
     X_test = check_array(X_test, dtype=np.float32)
     if X_test.shape[1] != X.shape[1]:

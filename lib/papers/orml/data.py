@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from compendium.reporting import Artefacts, reproduction_row
+from compendium.run_settings import validates_run_settings
 from dimred import datasets
 from dimred.utils.parallel import available_cores, resolve_n_jobs
 
@@ -84,6 +85,7 @@ class Params:
         return {"c_grid": self.c_grid, "cv_folds": self.cv_folds}
 
 
+@validates_run_settings()
 def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
     n_jobs = resolve_n_jobs(n_jobs)

@@ -18,6 +18,7 @@ import numpy as np
 
 from compendium.published import source
 from compendium.reporting import reproduction_row
+from compendium.run_settings import validates_run_settings
 from dimred import datasets
 from dimred.datasets.synthetic import relevance_set1, relevance_set2, relevance_set3
 from dimred.utils.parallel import available_cores, resolve_n_jobs
@@ -116,6 +117,7 @@ class Params:
     test_size: float = 0.5
 
 
+@validates_run_settings()
 def params(quick=False, *, seed=0, n_jobs=None):
     """The full (paper) or quick parameter set."""
     n_jobs = resolve_n_jobs(n_jobs)
